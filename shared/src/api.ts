@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { DevLoginBodySchema, LoginResponseSchema, OkResponseSchema } from './schemas/auth';
+import { IdSchema } from './schemas/common';
+import { HealthResponseSchema } from './schemas/health';
+import { JobAcceptedSchema } from './schemas/jobs';
+import { SelfUserSchema, UpdateUserBodySchema, UserResponseSchema } from './schemas/user';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call an endpoint. 'public': anyone; 'user': any signed-in user (the handler's policy
+ * then decides per object, e.g. owner only).
+ */
+export type Access = 'public' | 'user';
+
+export interface Endpoint<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  path: string;
+  access: Access;
+  params: P;
+  query: Q;
+  body: B;
+  response: R;
+  /** HTTP status of a successful answer. */
+  status: number;
+}
+
+const none = z.object({}).strict();
+
+export function defineEndpoint<
+  P extends z.ZodType = typeof none,
+  Q extends z.ZodType = typeof none,
+  B extends z.ZodType = typeof none,
+  R extends z.ZodType = z.ZodType,
+>(def: {
+  method: HttpMethod;
+  path: string;
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  status?: number;
+}): Endpoint<P, Q, B, R> {
+  return {
+    ...def,
+    params: (def.params ?? none) as P,
+    query: (def.query ?? none) as Q,
+    body: (def.body ?? none) as B,
+    status: def.status ?? 200,
+  };
+}
+
+export type ParamsOf<E extends Endpoint> = z.input<E['params']>;
+export type QueryOf<E extends Endpoint> = z.input<E['query']>;
+export type BodyOf<E extends Endpoint> = z.input<E['body']>;
+export type ResponseOf<E extends Endpoint> = z.output<E['response']>;
+
+/** Fills `:name` segments of an endpoint path and appends the query string. */
+export function buildPath(
+  path: string,
+  params: Record<string, string | number> = {},
+  query: Record<string, string | number | boolean | undefined> = {},
+): string {
+  const filled = path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return qs ? `${filled}?${qs}` : filled;
+}
+
+const UserIdParams = z.strictObject({ userId: IdSchema });
+
+export const api = {
+  health: defineEndpoint({ method: 'GET', path: '/api/health', access: 'public', response: HealthResponseSchema }),
+  devLogin: defineEndpoint({
+    method: 'POST',
+    path: '/api/auth/dev-login',
+    access: 'public',
+    body: DevLoginBodySchema,
+    response: LoginResponseSchema,
+  }),
+  logout: defineEndpoint({ method: 'POST', path: '/api/auth/logout', access: 'user', response: OkResponseSchema }),
+  getUser: defineEndpoint({
+    method: 'GET',
+    path: '/api/users/:userId',
+    access: 'user',
+    params: UserIdParams,
+    response: UserResponseSchema,
+  }),
+  updateUser: defineEndpoint({
+    method: 'PUT',
+    path: '/api/users/:userId',
+    access: 'user',
+    params: UserIdParams,
+    body: UpdateUserBodySchema,
+    response: SelfUserSchema,
+  }),
+  generateAvatar: defineEndpoint({
+    method: 'POST',
+    path: '/api/users/:userId/generated-avatar',
+    access: 'user',
+    params: UserIdParams,
+    response: JobAcceptedSchema,
+    status: 202,
+  }),
+} as const;
+
+export type Api = typeof api;

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+export interface JobOptions {
+  attempts: number;
+  backoffMs: number;
+  /** Remove finished jobs after this many seconds so Redis does not grow. */
+  keepSeconds: number;
+}
+
+export interface JobDefinition<
+  Name extends string = string,
+  P extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  name: Name;
+  queue: string;
+  payload: P;
+  result: R;
+  options: JobOptions;
+  /** Jobs with the same dedupe key run once at a time (BullMQ jobId). */
+  dedupeKey?: (payload: z.output<P>) => string;
+}
+
+export function defineJob<Name extends string, P extends z.ZodType, R extends z.ZodType>(
+  def: Omit<JobDefinition<Name, P, R>, 'options'> & { options?: Partial<JobOptions> },
+): JobDefinition<Name, P, R> {
+  return { ...def, options: { attempts: 3, backoffMs: 1000, keepSeconds: 3600, ...def.options } };
+}
+
+export const QUEUES = { media: 'media' } as const;
+
+export const jobs = {
+  /** Renders the letter avatar for a user (their initial on their intent's colours). */
+  avatarGenerate: defineJob({
+    name: 'avatar.generate',
+    queue: QUEUES.media,
+    payload: z.object({ userId: z.number().int().positive() }),
+    result: z.object({ profilePicture: z.string() }),
+    dedupeKey: (p) => `avatar.generate:${p.userId}`,
+  }),
+} as const;
+
+export type Jobs = typeof jobs;
+export type JobKey = keyof Jobs;
+export type JobPayload<K extends JobKey> = z.output<Jobs[K]['payload']>;
+export type JobResult<K extends JobKey> = z.output<Jobs[K]['result']>;
+export type JobName = Jobs[JobKey]['name'];
