@@ -14,6 +14,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Access = 'public' | 'user';
 
 export interface Endpoint<
+  A extends Access = Access,
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
@@ -21,7 +22,7 @@ export interface Endpoint<
 > {
   method: HttpMethod;
   path: string;
-  access: Access;
+  access: A;
   params: P;
   query: Q;
   body: B;
@@ -33,6 +34,7 @@ export interface Endpoint<
 const none = z.object({}).strict();
 
 export function defineEndpoint<
+  A extends Access,
   P extends z.ZodType = typeof none,
   Q extends z.ZodType = typeof none,
   B extends z.ZodType = typeof none,
@@ -40,13 +42,13 @@ export function defineEndpoint<
 >(def: {
   method: HttpMethod;
   path: string;
-  access: Access;
+  access: A;
   params?: P;
   query?: Q;
   body?: B;
   response: R;
   status?: number;
-}): Endpoint<P, Q, B, R> {
+}): Endpoint<A, P, Q, B, R> {
   return {
     ...def,
     params: (def.params ?? none) as P,

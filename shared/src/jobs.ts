@@ -17,8 +17,10 @@ export interface JobDefinition<
   payload: P;
   result: R;
   options: JobOptions;
-  /** Jobs with the same dedupe key run once at a time (BullMQ jobId). */
+  /** While a job with the same key is waiting or running, enqueueing it again is a no-op. */
   dedupeKey?: (payload: z.output<P>) => string;
+  /** The user whose room receives this job's status events. */
+  notifyUser?: (payload: z.output<P>) => number;
 }
 
 export function defineJob<Name extends string, P extends z.ZodType, R extends z.ZodType>(
@@ -37,6 +39,7 @@ export const jobs = {
     payload: z.object({ userId: z.number().int().positive() }),
     result: z.object({ profilePicture: z.string() }),
     dedupeKey: (p) => `avatar.generate:${p.userId}`,
+    notifyUser: (p) => p.userId,
   }),
 } as const;
 
@@ -45,3 +48,9 @@ export type JobKey = keyof Jobs;
 export type JobPayload<K extends JobKey> = z.output<Jobs[K]['payload']>;
 export type JobResult<K extends JobKey> = z.output<Jobs[K]['result']>;
 export type JobName = Jobs[JobKey]['name'];
+
+/**
+ * Worker liveness: each worker process keeps its id in this Redis sorted set, scored with the
+ * time its heartbeat expires; health counts members whose score is still in the future.
+ */
+export const WORKER_HEARTBEAT = { key: 'podmatch:workers', intervalMs: 5000, ttlMs: 15_000 } as const;

@@ -1,0 +1,36 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SOURCES = ['client/src', 'client/index.html', 'client/vite.config.ts', 'client/public', 'shared/src', 'package-lock.json'];
+
+function newestMtime(target: string): number {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** Builds the client with Vite (which prints each chunk's gzip size). */
+export function buildClient(root: string): void {
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'client/vite.config.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('Building the client failed; see the output above.');
+}
+
+/** Builds the client only when a source is newer than the last build. */
+export function buildClientIfStale(root: string, log: (line: string) => void): void {
+  const built = path.join(root, 'client/dist/index.html');
+  const builtAt = fs.statSync(built, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
+  if (builtAt > sourcesAt) {
+    log('Client build is up to date');
+    return;
+  }
+  log('Building the client...');
+  buildClient(root);
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { LIMITS } from '@shared/index';
+import type { AppDeps } from './app-deps';
+import { authRoutes } from './features/auth/auth.routes';
+import { healthRoutes } from './features/health/health.routes';
+import { usersRoutes } from './features/users/users.routes';
+import { authenticate } from './http/authenticate';
+import { apiNotFound, errorHandler } from './http/error-handler';
+import { requestContext } from './http/request-context';
+
+/** The HTTP application without listening, so tests can drive it directly. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          'media-src': ["'self'", 'blob:', 'https:'],
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'upgrade-insecure-requests': deps.config.isProduction ? [] : null,
+        },
+      },
+    }),
+  );
+
+  app.use('/api', express.json({ limit: LIMITS.jsonBodyMaxBytes }));
+  app.use('/api', requestContext(deps.orm));
+  app.use('/api', authenticate(deps.sessions));
+  app.use(healthRoutes(deps));
+  app.use(authRoutes(deps));
+  app.use(usersRoutes(deps));
+  app.use('/api', apiNotFound);
+
+  app.use('/media', express.static(deps.config.mediaDir, { maxAge: '1h', fallthrough: false, dotfiles: 'deny' }));
+  serveClient(app, deps.config.clientDistDir);
+
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+/** The built single-page app: hashed assets cached for long, every other path gets index.html. */
+function serveClient(app: Express, distDir: string): void {
+  const indexFile = path.join(distDir, 'index.html');
+  app.use('/assets', express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
+  app.use(express.static(distDir, { index: false }));
+  app.get(/^(?!\/(api|media|socket\.io)\/).*/, (_req, res) => {
+    if (!fs.existsSync(indexFile)) {
+      res.status(503).type('text/plain').send('The client is not built yet. Run `npm start` (it builds it) or `npm run build`.');
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(indexFile);
+  });
+}

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url(),
+  REDIS_URL: z.string().url(),
+  ALLOW_DEV_LOGIN: bool.optional(),
+  TOKEN_TTL_DAYS: z.coerce.number().positive().default(30),
+  TOKEN_ROTATE_AFTER_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
+  TOKEN_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
+  MEDIA_DIR: z.string().default('.data/media'),
+  CLIENT_DIST_DIR: z.string().default('client/dist'),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type AppConfig = ReturnType<typeof loadConfig>;
+
+/** Reads and checks the environment once; a bad setting stops the process with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  return {
+    env: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    // Dev login is on outside production unless switched off; in production only when asked for.
+    allowDevLogin: e.ALLOW_DEV_LOGIN ?? !isProduction,
+    tokenTtlMs: e.TOKEN_TTL_DAYS * 24 * 3600 * 1000,
+    tokenRotateAfterMs: e.TOKEN_ROTATE_AFTER_SECONDS * 1000,
+    tokenRotationGraceMs: e.TOKEN_ROTATION_GRACE_SECONDS * 1000,
+    mediaDir: path.resolve(e.MEDIA_DIR),
+    clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,25 @@
+import { MatchSchema } from './match.entity';
+import { MessageSchema } from './message.entity';
+import { PodcastSchema } from './podcast.entity';
+import { SessionSchema } from './session.entity';
+import { UserSchema } from './user.entity';
+import { UserPodcastSchema } from './user-podcast.entity';
+import { UserProfileSchema } from './user-profile.entity';
+
+export * from './match.entity';
+export * from './message.entity';
+export * from './podcast.entity';
+export * from './session.entity';
+export * from './user.entity';
+export * from './user-podcast.entity';
+export * from './user-profile.entity';
+
+export const entities = [
+  UserSchema,
+  UserProfileSchema,
+  PodcastSchema,
+  UserPodcastSchema,
+  MatchSchema,
+  MessageSchema,
+  SessionSchema,
+];

@@ -1,0 +1,25 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { INTENTS } from '@shared/index';
+import { UserSchema } from './user.entity';
+
+/**
+ * One row per unordered pair per intent (SPEC section 3, matches). user1Id is always the smaller
+ * id, enforced by a check constraint, so the unique key makes concurrent likes meet in one row.
+ */
+export const MatchSchema = defineEntity({
+  name: 'Match',
+  tableName: 'matches',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    user1Id: p.manyToOne(UserSchema).mapToPk().fieldName('user1_id').deleteRule('cascade'),
+    user2Id: p.manyToOne(UserSchema).mapToPk().fieldName('user2_id').deleteRule('cascade').index(),
+    intent: p.enum([...INTENTS]),
+    matchPercentage: p.integer().default(0),
+    user1Liked: p.boolean().default(false).fieldName('user1_liked'),
+    user2Liked: p.boolean().default(false).fieldName('user2_liked'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['user1Id', 'user2Id', 'intent'] }],
+  checks: [{ name: 'matches_ordered_pair', expression: 'user1_id < user2_id' }],
+});
+export type Match = InferEntity<typeof MatchSchema>;

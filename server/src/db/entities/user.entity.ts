@@ -1,0 +1,40 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { DEFAULT_INTENT, INTENTS, type MatchPreferences } from '@shared/index';
+
+/** A person with an account (SPEC section 3, users). Secrets are hidden from serialization. */
+export const UserSchema = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    username: p.string().unique(),
+    password: p.text().hidden(),
+    displayName: p.string(),
+    profilePicture: p.text().nullable(),
+    spotifyId: p.string().nullable().unique(),
+    spotifyAccessToken: p.text().nullable(),
+    spotifyRefreshToken: p.text().nullable(),
+    spotifyTokenExpiry: p.datetime().nullable(),
+    lastSpotifySync: p.datetime().nullable(),
+    intent: p.enum([...INTENTS]).default(DEFAULT_INTENT),
+    matchPreferences: p.json<MatchPreferences>().onCreate(() => ({ minMatchPercentage: 0 })),
+    tagline: p.text().nullable(),
+    romanticTagline: p.text().nullable(),
+    platonicTagline: p.text().nullable(),
+    professionalTagline: p.text().nullable(),
+    videoIntroUrl: p.text().nullable(),
+    atpDid: p.string().nullable(),
+    atpHandle: p.string().nullable(),
+    atpAccessToken: p.text().nullable(),
+    atpRefreshToken: p.text().nullable(),
+    atpRefreshTokenExpiry: p.datetime().nullable(),
+    /** Seeded demo people: a like from anyone is answered at once (SPEC "Demo user"). */
+    isDemo: p.boolean().default(false),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+export type User = InferEntity<typeof UserSchema>;

@@ -1,0 +1,5 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122015653 } from './Migration20261122015653';
+
+/** Every committed migration, oldest first. Add new ones here when you create them. */
+export const migrationsList: MigrationObject[] = [{ name: 'Migration20261122015653', class: Migration20261122015653 }];

@@ -1,0 +1,38 @@
+import { Router } from 'express';
+import { api } from '@shared/index';
+import type { AppDeps } from '../../app-deps';
+import { mount } from '../../http/route';
+import { endSessions } from '../../realtime/emitter';
+import { SessionSchema } from '../../db/entities';
+import { toSelfUser } from '../users/user.presenter';
+import { findOrCreateByUsername } from '../users/user.service';
+
+export function authRoutes(deps: AppDeps): Router {
+  const router = Router();
+
+  // Development login: any username, no password. Not mounted at all when disabled (404).
+  if (deps.config.allowDevLogin) {
+    mount(router, api.devLogin, async ({ body, req }) => {
+      const { user, created } = await findOrCreateByUsername(req.em, body.username);
+      if (created) await deps.jobs.enqueue('avatarGenerate', { userId: user.id });
+      const { token } = await deps.sessions.create(req.em, user.id, req.get('user-agent'));
+      return { token, user: toSelfUser(user) };
+    });
+  }
+
+  // Public policy: anyone holding a token may end that login (every token rotated from it).
+  mount(router, api.logout, async ({ auth, req }) => {
+    const session = await req.em.findOneOrFail(SessionSchema, auth.sessionId);
+    const ended = await deps.sessions.revokeFamily(req.em, session);
+    endSessions(deps.emitter, ended, 'logout');
+    return { ok: true as const };
+  });
+
+  // Spotify sign-in and connect arrive with the podcast library; until client credentials are
+  // configured both send the browser back to the login screen with the SPEC's error value.
+  router.get(['/api/auth/spotify', '/api/spotify/login'], (_req, res) => {
+    res.redirect(302, '/login?error=missing_spotify_credentials');
+  });
+
+  return router;
+}

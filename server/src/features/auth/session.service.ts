@@ -1,0 +1,68 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Session, SessionSchema } from '../../db/entities';
+
+export interface SessionSettings {
+  tokenTtlMs: number;
+  tokenRotateAfterMs: number;
+  tokenRotationGraceMs: number;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+
+/** Opaque bearer tokens, stored hashed, with expiry, silent rotation and family-wide revocation. */
+export class SessionService {
+  constructor(private readonly settings: SessionSettings) {}
+
+  async create(
+    em: EntityManager,
+    userId: number,
+    userAgent?: string,
+    family: string = randomUUID(),
+  ): Promise<{ token: string; session: Session }> {
+    const token = newToken();
+    const session = em.create(SessionSchema, {
+      userId,
+      tokenHash: hashToken(token),
+      family,
+      expiresAt: new Date(Date.now() + this.settings.tokenTtlMs),
+      userAgent: userAgent?.slice(0, 255) ?? null,
+    });
+    await em.flush();
+    return { token, session };
+  }
+
+  /** The live session for a token, or null when unknown, expired or revoked. */
+  async resolve(em: EntityManager, token: string): Promise<Session | null> {
+    if (!token || token.length > 200) return null;
+    const session = await em.findOne(SessionSchema, { tokenHash: hashToken(token) });
+    if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) return null;
+    return session;
+  }
+
+  /**
+   * Issues a fresh token when this one is old enough. The old token keeps working for a short
+   * grace period so requests already in flight do not fail. Only one concurrent caller wins.
+   */
+  async rotateIfDue(em: EntityManager, session: Session, userAgent?: string): Promise<string | null> {
+    if (session.rotatedAt || Date.now() - session.createdAt.getTime() < this.settings.tokenRotateAfterMs) return null;
+    const now = new Date();
+    const graceEnd = new Date(Math.min(session.expiresAt.getTime(), now.getTime() + this.settings.tokenRotationGraceMs));
+    const claimed = await em.nativeUpdate(
+      SessionSchema,
+      { id: session.id, rotatedAt: null },
+      { rotatedAt: now, expiresAt: graceEnd },
+    );
+    if (claimed !== 1) return null;
+    const { token } = await this.create(em, session.userId, userAgent, session.family);
+    return token;
+  }
+
+  /** Revokes every token of the login this session belongs to; returns their ids. */
+  async revokeFamily(em: EntityManager, session: Session): Promise<number[]> {
+    const members = await em.find(SessionSchema, { family: session.family, revokedAt: null }, { fields: ['id'] });
+    await em.nativeUpdate(SessionSchema, { family: session.family, revokedAt: null }, { revokedAt: new Date() });
+    return members.map((m) => m.id);
+  }
+}

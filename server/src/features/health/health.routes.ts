@@ -1,0 +1,42 @@
+import { Router } from 'express';
+import { api, type HealthResponse, WORKER_HEARTBEAT } from '@shared/index';
+import type { AppDeps } from '../../app-deps';
+
+const started = Date.now();
+
+async function timed<T>(check: () => Promise<T>): Promise<{ ok: boolean; latencyMs: number; detail?: string; value?: T }> {
+  const t0 = performance.now();
+  try {
+    const value = await check();
+    return { ok: true, latencyMs: Math.round((performance.now() - t0) * 10) / 10, value };
+  } catch (error) {
+    return { ok: false, latencyMs: Math.round(performance.now() - t0), detail: (error as Error).message };
+  }
+}
+
+/** Public: reports whether the database, Redis and at least one worker are alive. */
+export function healthRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.get(api.health.path, async (_req, res) => {
+    const [database, redis, workers] = await Promise.all([
+      timed(() => deps.orm.em.getConnection().execute('select 1')),
+      timed(() => deps.redis.ping()),
+      timed(() => deps.redis.zcount(WORKER_HEARTBEAT.key, Date.now(), '+inf')),
+    ]);
+    const workerCount = workers.value ?? 0;
+    const body: HealthResponse = {
+      ok: database.ok && redis.ok && workerCount > 0,
+      database: { ok: database.ok, latencyMs: database.latencyMs, ...(database.detail ? { detail: 'unreachable' } : {}) },
+      redis: { ok: redis.ok, latencyMs: redis.latencyMs, ...(redis.detail ? { detail: 'unreachable' } : {}) },
+      worker: {
+        ok: workerCount > 0,
+        workers: workerCount,
+        ...(workerCount === 0 ? { detail: 'no worker heartbeat in the last 15 s' } : {}),
+      },
+      version: process.env.npm_package_version ?? '0.1.0',
+      uptimeSeconds: Math.round((Date.now() - started) / 1000),
+    };
+    res.status(body.ok ? 200 : 503).json(api.health.response.parse(body));
+  });
+  return router;
+}

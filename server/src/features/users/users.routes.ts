@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import { api } from '@shared/index';
+import type { AppDeps } from '../../app-deps';
+import { UserSchema } from '../../db/entities';
+import { forbidden, notFound } from '../../http/errors';
+import { mount } from '../../http/route';
+import { toPublicUser, toSelfUser } from './user.presenter';
+import { userPolicy } from './user.policy';
+import { updateUser } from './user.service';
+
+export function usersRoutes(deps: AppDeps): Router {
+  const router = Router();
+
+  // Any signed-in user: the owner gets their own account fields, others only public ones.
+  mount(router, api.getUser, async ({ params, auth, req }) => {
+    const user = await req.em.findOne(UserSchema, params.userId);
+    if (!user) throw notFound('User not found.');
+    return userPolicy.isOwner(auth, user.id) ? toSelfUser(user) : toPublicUser(user);
+  });
+
+  // Owner only.
+  mount(router, api.updateUser, async ({ params, body, auth, req }) => {
+    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only change your own profile.');
+    const user = await req.em.findOne(UserSchema, params.userId);
+    if (!user) throw notFound('User not found.');
+    const updated = toSelfUser(await updateUser(req.em, user, body));
+    deps.emitter.to(`user:${user.id}`).emit('user:updated', updated);
+    return updated;
+  });
+
+  // Owner only: re-render the letter avatar (e.g. after a name change); progress arrives by socket.
+  mount(router, api.generateAvatar, async ({ params, auth }) => {
+    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only change your own profile.');
+    const jobId = await deps.jobs.enqueue('avatarGenerate', { userId: params.userId });
+    return { jobId };
+  });
+
+  return router;
+}

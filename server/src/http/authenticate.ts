@@ -1,0 +1,26 @@
+import type { RequestHandler } from 'express';
+import { NEW_TOKEN_HEADER } from '@shared/index';
+import type { SessionService } from '../features/auth/session.service';
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * Reads the bearer token, if any, and sets req.auth. A bad or missing token is not an error here:
+ * each endpoint's access rule decides. Rotated tokens go back in the X-New-Token header.
+ */
+export function authenticate(sessions: SessionService): RequestHandler {
+  return async (req, res, next) => {
+    const token = bearerToken(req.get('authorization'));
+    if (!token) return next();
+    const session = await sessions.resolve(req.em, token);
+    if (!session) return next();
+    req.auth = { userId: session.userId, sessionId: session.id };
+    const fresh = await sessions.rotateIfDue(req.em, session, req.get('user-agent'));
+    if (fresh) res.setHeader(NEW_TOKEN_HEADER, fresh);
+    next();
+  };
+}

@@ -1,0 +1,57 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorBody } from '@shared/index';
+import type { Logger } from '../logger';
+import { HttpError } from './errors';
+
+/** Unknown /api paths answer JSON, not the SPA. */
+export const apiNotFound: RequestHandler = (req, res) => {
+  const body: ErrorBody = { error: 'not_found', message: `No such endpoint: ${req.method} ${req.path}` };
+  res.status(404).json(body);
+};
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+/**
+ * Turns every error into a JSON answer. Caller mistakes get a 4xx with a message; anything else
+ * is logged and answered with a generic 500 that never carries a stack trace.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const body = toErrorBody(error);
+    if (body.status >= 500) logger.error(`${req.method} ${req.originalUrl} failed`, error);
+    if (res.headersSent) return;
+    res.status(body.status).json(body.body);
+  };
+}
+
+function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
+  if (error instanceof HttpError) {
+    return {
+      status: error.status,
+      body: { error: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) },
+    };
+  }
+  const parserError = error as BodyParserError;
+  switch (parserError?.type) {
+    case 'entity.parse.failed':
+      return { status: 400, body: { error: 'invalid_json', message: 'The request body is not valid JSON.' } };
+    case 'entity.too.large':
+      return {
+        status: 413,
+        body: { error: 'payload_too_large', message: `The request body is larger than ${parserError.limit} bytes.` },
+      };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, body: { error: 'unsupported_encoding', message: 'Unsupported body encoding.' } };
+    case 'request.aborted':
+      return { status: 400, body: { error: 'aborted', message: 'The request was aborted.' } };
+  }
+  if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return { status: parserError.status, body: { error: 'bad_request', message: 'The request could not be read.' } };
+  }
+  return { status: 500, body: { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' } };
+}

@@ -1,0 +1,53 @@
+import type { Server as HttpServer } from 'node:http';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { Redis } from 'ioredis';
+import { Server } from 'socket.io';
+import { type ClientToServerEvents, rooms, type ServerToClientEvents, type SocketData } from '@shared/index';
+import type { SessionService } from '../features/auth/session.service';
+import type { Logger } from '../logger';
+
+export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/**
+ * Socket.IO on the HTTP server. The Redis adapter lets N servers (and the worker, through the
+ * emitter) reach any socket. A connection needs a valid bearer token in `auth.token`.
+ */
+export function createRealtime(
+  httpServer: HttpServer,
+  deps: { orm: MikroORM; redis: Redis; sessions: SessionService; logger: Logger },
+): IoServer {
+  const io: IoServer = new Server(httpServer, { serveClient: false, maxHttpBufferSize: 64 * 1024 });
+  const pub = deps.redis.duplicate();
+  const sub = deps.redis.duplicate();
+  io.adapter(createAdapter(pub, sub));
+
+  io.use(async (socket, next) => {
+    try {
+      const token = typeof socket.handshake.auth?.token === 'string' ? socket.handshake.auth.token : '';
+      const session = await deps.sessions.resolve(deps.orm.em.fork(), token);
+      if (!session) return next(new Error('unauthorized'));
+      socket.data.userId = session.userId;
+      socket.data.sessionId = session.id;
+      next();
+    } catch (error) {
+      deps.logger.error('socket authentication failed', error);
+      next(new Error('unavailable'));
+    }
+  });
+
+  io.on('connection', (socket) => {
+    void socket.join([rooms.user(socket.data.userId), rooms.session(socket.data.sessionId)]);
+    socket.on('ping', (ack) => {
+      if (typeof ack === 'function') ack({ serverTime: new Date().toISOString() });
+    });
+  });
+
+  const close = io.close.bind(io);
+  io.close = (fn) => {
+    pub.disconnect();
+    sub.disconnect();
+    return close(fn);
+  };
+  return io;
+}

@@ -1,0 +1,56 @@
+import http from 'node:http';
+import { Redis } from 'ioredis';
+import { createApp } from './app';
+import type { AppDeps } from './app-deps';
+import type { AppConfig } from './config';
+import { initOrm } from './db/orm';
+import { SessionService } from './features/auth/session.service';
+import { JobQueue } from './jobs/job-queue';
+import { createLogger, type Logger } from './logger';
+import { createEmitter } from './realtime/emitter';
+import { createRealtime, type IoServer } from './realtime/io';
+
+export interface RunningServer {
+  deps: AppDeps;
+  http: http.Server;
+  io: IoServer;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Builds every dependency, the app and Socket.IO, and listens. Used by main.ts and tests. */
+export async function startServer(config: AppConfig, logger: Logger = createLogger('server', config.logLevel)): Promise<RunningServer> {
+  const orm = await initOrm(config.databaseUrl);
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+  const deps: AppDeps = {
+    config,
+    orm,
+    redis,
+    logger,
+    jobs: new JobQueue(redis),
+    sessions: new SessionService(config),
+    emitter: createEmitter(redis),
+  };
+  const app = createApp(deps);
+  const server = http.createServer(app);
+  const io = createRealtime(server, { orm, redis, sessions: deps.sessions, logger });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  return {
+    deps,
+    http: server,
+    io,
+    url: `http://localhost:${port}`,
+    async close() {
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      server.closeAllConnections();
+      await deps.jobs.close();
+      await orm.close();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { type JobKey, jobs } from '@shared/index';
+import { avatarGenerate } from './avatar-generate.job';
+import type { JobHandler } from './handler';
+
+/** One handler per shared job definition: leaving one out is a compile error. */
+export const handlers: { [K in JobKey]: JobHandler<K> } = {
+  avatarGenerate,
+};
+
+/** Job name (as stored in BullMQ) to definition key. */
+export const jobKeyByName = new Map<string, JobKey>(
+  (Object.keys(jobs) as JobKey[]).map((key) => [jobs[key].name, key]),
+);
+
+/** Boot-time check, for definitions added without a rebuild of the map's type. */
+export function assertHandlersCoverJobs(): void {
+  const missing = (Object.keys(jobs) as JobKey[]).filter((key) => typeof handlers[key] !== 'function');
+  if (missing.length > 0) throw new Error(`No worker handler for job(s): ${missing.join(', ')}`);
+}

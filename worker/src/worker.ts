@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Emitter } from '@socket.io/redis-emitter';
+import { type Job, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  type JobKey,
+  type JobStatusEvent,
+  jobs,
+  QUEUES,
+  rooms,
+  type ServerToClientEvents,
+  WORKER_HEARTBEAT,
+} from '@shared/index';
+import { ormConfig } from '../../server/src/db/orm-config';
+import type { Logger } from '../../server/src/logger';
+import type { WorkerConfig } from './config';
+import { assertHandlersCoverJobs, handlers, jobKeyByName } from './handlers';
+import type { JobHandler } from './handlers/handler';
+
+export interface RunningWorker {
+  id: string;
+  close(): Promise<void>;
+}
+
+/** Starts one BullMQ Worker per queue, a heartbeat for /api/health, and returns a closer. */
+export async function startWorker(config: WorkerConfig, logger: Logger): Promise<RunningWorker> {
+  assertHandlersCoverJobs();
+  const id = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
+  // BullMQ workers block on Redis; they need unlimited retries per request.
+  const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  const emitter = new Emitter<ServerToClientEvents>(connection);
+
+  const notify = (job: Job, key: JobKey, event: Omit<JobStatusEvent, 'jobId' | 'name'>) => {
+    const def = jobs[key];
+    const userId = def.notifyUser?.(job.data as never);
+    if (userId === undefined) return;
+    emitter.to(rooms.user(userId)).emit('job:status', { jobId: job.id ?? '', name: job.name, ...event });
+  };
+
+  const runJob = async (job: Job) => {
+    const key = jobKeyByName.get(job.name);
+    if (!key) throw new Error(`Unknown job name ${job.name}`);
+    const def = jobs[key];
+    const payload = def.payload.parse(job.data);
+    notify(job, key, { state: 'active', progress: 0 });
+    const handler = handlers[key] as JobHandler<typeof key>;
+    const result = await handler(payload as never, {
+      em: orm.em.fork(),
+      emitter,
+      mediaDir: config.mediaDir,
+      logger,
+      progress: async (percent) => {
+        await job.updateProgress(percent);
+        notify(job, key, { state: 'active', progress: percent });
+      },
+    });
+    notify(job, key, { state: 'completed', progress: 100 });
+    return def.result.parse(result);
+  };
+
+  const workers = Object.values(QUEUES).map((queue) => {
+    const worker = new Worker(queue, runJob, { connection, concurrency: config.concurrency, autorun: true });
+    worker.on('failed', (job, error) => {
+      if (!job) return;
+      const key = jobKeyByName.get(job.name);
+      const final = job.attemptsMade >= (job.opts.attempts ?? 1);
+      logger.warn(`job ${job.name} ${job.id} failed (attempt ${job.attemptsMade}${final ? ', final' : ''}): ${error.message}`);
+      if (key && final) notify(job, key, { state: 'failed', progress: 0, error: error.message });
+    });
+    worker.on('error', (error) => logger.error(`queue ${queue} error`, error));
+    return worker;
+  });
+
+  const beat = () =>
+    connection
+      .zadd(WORKER_HEARTBEAT.key, Date.now() + WORKER_HEARTBEAT.ttlMs, id)
+      .then(() => connection.zremrangebyscore(WORKER_HEARTBEAT.key, '-inf', Date.now()))
+      .catch((error) => logger.warn(`heartbeat failed: ${(error as Error).message}`));
+  await beat();
+  const timer = setInterval(beat, WORKER_HEARTBEAT.intervalMs);
+  logger.info(`worker ${id} consuming ${Object.values(QUEUES).join(', ')}`);
+
+  return {
+    id,
+    async close() {
+      clearInterval(timer);
+      // Lets running jobs finish; unfinished ones are picked up again by another worker.
+      await Promise.all(workers.map((w) => w.close()));
+      await connection.zrem(WORKER_HEARTBEAT.key, id).catch(() => undefined);
+      connection.disconnect();
+      await orm.close();
+    },
+  };
+}
