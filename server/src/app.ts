@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { LIMITS } from '@shared/index';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { LIMITS } from '@shared/index';
 import type { AppDeps } from './app-deps';
 import { authRoutes } from './features/auth/auth.routes';
 import { healthRoutes } from './features/health/health.routes';
@@ -47,11 +47,17 @@ export function createApp(deps: AppDeps): Express {
 /** The built single-page app: hashed assets cached for long, every other path gets index.html. */
 function serveClient(app: Express, distDir: string): void {
   const indexFile = path.join(distDir, 'index.html');
-  app.use('/assets', express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
+  app.use(
+    '/assets',
+    express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }),
+  );
   app.use(express.static(distDir, { index: false }));
   app.get(/^(?!\/(api|media|socket\.io)\/).*/, (_req, res) => {
     if (!fs.existsSync(indexFile)) {
-      res.status(503).type('text/plain').send('The client is not built yet. Run `npm start` (it builds it) or `npm run build`.');
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The client is not built yet. Run `npm start` (it builds it) or `npm run build`.');
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');

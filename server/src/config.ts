@@ -13,7 +13,11 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().url(),
   ALLOW_DEV_LOGIN: bool.optional(),
   TOKEN_TTL_DAYS: z.coerce.number().positive().default(30),
-  TOKEN_ROTATE_AFTER_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
+  TOKEN_ROTATE_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3600),
   TOKEN_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
   MEDIA_DIR: z.string().default('.data/media'),
   CLIENT_DIST_DIR: z.string().default('client/dist'),

@@ -19,7 +19,10 @@ export interface RunningServer {
 }
 
 /** Builds every dependency, the app and Socket.IO, and listens. Used by main.ts and tests. */
-export async function startServer(config: AppConfig, logger: Logger = createLogger('server', config.logLevel)): Promise<RunningServer> {
+export async function startServer(
+  config: AppConfig,
+  logger: Logger = createLogger('server', config.logLevel),
+): Promise<RunningServer> {
   const orm = await initOrm(config.databaseUrl);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   const deps: AppDeps = {
@@ -33,7 +36,7 @@ export async function startServer(config: AppConfig, logger: Logger = createLogg
   };
   const app = createApp(deps);
   const server = http.createServer(app);
-  const io = createRealtime(server, { orm, redis, sessions: deps.sessions, logger });
+  const realtime = createRealtime(server, { orm, redis, sessions: deps.sessions, logger });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -43,14 +46,14 @@ export async function startServer(config: AppConfig, logger: Logger = createLogg
   return {
     deps,
     http: server,
-    io,
+    io: realtime.io,
     url: `http://localhost:${port}`,
     async close() {
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await realtime.close();
       server.closeAllConnections();
       await deps.jobs.close();
       await orm.close();
-      redis.disconnect();
+      await redis.quit().catch(() => undefined);
     },
   };
 }

@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Emitter } from '@socket.io/redis-emitter';
-import { type Job, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import {
   type JobKey,
   type JobStatusEvent,
@@ -12,6 +9,9 @@ import {
   type ServerToClientEvents,
   WORKER_HEARTBEAT,
 } from '@shared/index';
+import { Emitter } from '@socket.io/redis-emitter';
+import { type Job, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { ormConfig } from '../../server/src/db/orm-config';
 import type { Logger } from '../../server/src/logger';
 import type { WorkerConfig } from './config';
@@ -66,7 +66,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       if (!job) return;
       const key = jobKeyByName.get(job.name);
       const final = job.attemptsMade >= (job.opts.attempts ?? 1);
-      logger.warn(`job ${job.name} ${job.id} failed (attempt ${job.attemptsMade}${final ? ', final' : ''}): ${error.message}`);
+      logger.warn(
+        `job ${job.name} ${job.id} failed (attempt ${job.attemptsMade}${final ? ', final' : ''}): ${error.message}`,
+      );
       if (key && final) notify(job, key, { state: 'failed', progress: 0, error: error.message });
     });
     worker.on('error', (error) => logger.error(`queue ${queue} error`, error));

@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
 import { NEW_TOKEN_HEADER } from '@shared/index';
+import type { RequestHandler } from 'express';
 import type { SessionService } from '../features/auth/session.service';
 
 export function bearerToken(header: string | undefined): string | null {

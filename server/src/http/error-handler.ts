@@ -1,5 +1,5 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { ErrorBody } from '@shared/index';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger';
 import { HttpError } from './errors';
 
@@ -53,5 +53,8 @@ function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
   if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
     return { status: parserError.status, body: { error: 'bad_request', message: 'The request could not be read.' } };
   }
-  return { status: 500, body: { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' } };
+  return {
+    status: 500,
+    body: { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' },
+  };
 }

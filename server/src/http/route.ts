@@ -1,8 +1,8 @@
+import type { Endpoint } from '@shared/api';
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
-import type { Endpoint } from '@shared/api';
-import type { AuthContext } from './request-context';
 import { badRequest, unauthorized } from './errors';
+import type { AuthContext } from './request-context';
 
 export interface HandlerContext<E extends Endpoint> {
   params: z.output<E['params']>;

@@ -1,6 +1,6 @@
+import { type JobKey, type JobPayload, jobs } from '@shared/jobs';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type JobKey, type JobPayload, jobs } from '@shared/jobs';
 
 /** Enqueues jobs from their shared definitions: payload validated, options and dedupe applied. */
 export class JobQueue {

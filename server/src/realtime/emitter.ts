@@ -1,6 +1,6 @@
+import { rooms, type ServerToClientEvents } from '@shared/index';
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Redis } from 'ioredis';
-import { rooms, type ServerToClientEvents } from '@shared/index';
 
 export type RealtimeEmitter = Emitter<ServerToClientEvents>;
 

@@ -1,9 +1,9 @@
 import type { Server as HttpServer } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { type ClientToServerEvents, rooms, type ServerToClientEvents, type SocketData } from '@shared/index';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server } from 'socket.io';
-import { type ClientToServerEvents, rooms, type ServerToClientEvents, type SocketData } from '@shared/index';
 import type { SessionService } from '../features/auth/session.service';
 import type { Logger } from '../logger';
 
@@ -16,7 +16,7 @@ export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record
 export function createRealtime(
   httpServer: HttpServer,
   deps: { orm: MikroORM; redis: Redis; sessions: SessionService; logger: Logger },
-): IoServer {
+): { io: IoServer; close(): Promise<void> } {
   const io: IoServer = new Server(httpServer, { serveClient: false, maxHttpBufferSize: 64 * 1024 });
   const pub = deps.redis.duplicate();
   const sub = deps.redis.duplicate();
@@ -43,11 +43,11 @@ export function createRealtime(
     });
   });
 
-  const close = io.close.bind(io);
-  io.close = (fn) => {
-    pub.disconnect();
-    sub.disconnect();
-    return close(fn);
+  return {
+    io,
+    async close() {
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await Promise.allSettled([pub.quit(), sub.quit()]);
+    },
   };
-  return io;
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Emitter } from '@socket.io/redis-emitter';
 import type { JobKey, JobPayload, JobResult, ServerToClientEvents } from '@shared/index';
+import type { Emitter } from '@socket.io/redis-emitter';
 import type { Logger } from '../../../server/src/logger';
 
 export interface JobContext {

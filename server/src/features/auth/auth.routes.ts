@@ -1,9 +1,9 @@
-import { Router } from 'express';
 import { api } from '@shared/index';
+import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
+import { SessionSchema } from '../../db/entities';
 import { mount } from '../../http/route';
 import { endSessions } from '../../realtime/emitter';
-import { SessionSchema } from '../../db/entities';
 import { toSelfUser } from '../users/user.presenter';
 import { findOrCreateByUsername } from '../users/user.service';
 

@@ -48,7 +48,9 @@ export class SessionService {
   async rotateIfDue(em: EntityManager, session: Session, userAgent?: string): Promise<string | null> {
     if (session.rotatedAt || Date.now() - session.createdAt.getTime() < this.settings.tokenRotateAfterMs) return null;
     const now = new Date();
-    const graceEnd = new Date(Math.min(session.expiresAt.getTime(), now.getTime() + this.settings.tokenRotationGraceMs));
+    const graceEnd = new Date(
+      Math.min(session.expiresAt.getTime(), now.getTime() + this.settings.tokenRotationGraceMs),
+    );
     const claimed = await em.nativeUpdate(
       SessionSchema,
       { id: session.id, rotatedAt: null },

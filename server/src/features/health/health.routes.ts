@@ -1,10 +1,12 @@
-import { Router } from 'express';
 import { api, type HealthResponse, WORKER_HEARTBEAT } from '@shared/index';
+import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 
 const started = Date.now();
 
-async function timed<T>(check: () => Promise<T>): Promise<{ ok: boolean; latencyMs: number; detail?: string; value?: T }> {
+async function timed<T>(
+  check: () => Promise<T>,
+): Promise<{ ok: boolean; latencyMs: number; detail?: string; value?: T }> {
   const t0 = performance.now();
   try {
     const value = await check();
@@ -26,7 +28,11 @@ export function healthRoutes(deps: AppDeps): Router {
     const workerCount = workers.value ?? 0;
     const body: HealthResponse = {
       ok: database.ok && redis.ok && workerCount > 0,
-      database: { ok: database.ok, latencyMs: database.latencyMs, ...(database.detail ? { detail: 'unreachable' } : {}) },
+      database: {
+        ok: database.ok,
+        latencyMs: database.latencyMs,
+        ...(database.detail ? { detail: 'unreachable' } : {}),
+      },
       redis: { ok: redis.ok, latencyMs: redis.latencyMs, ...(redis.detail ? { detail: 'unreachable' } : {}) },
       worker: {
         ok: workerCount > 0,

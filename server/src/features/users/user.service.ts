@@ -48,7 +48,10 @@ export async function createUser(em: EntityManager, input: NewUser): Promise<Use
 }
 
 /** Finds the user with this username or creates them; safe when two logins race. */
-export async function findOrCreateByUsername(em: EntityManager, username: string): Promise<{ user: User; created: boolean }> {
+export async function findOrCreateByUsername(
+  em: EntityManager,
+  username: string,
+): Promise<{ user: User; created: boolean }> {
   const existing = await em.findOne(UserSchema, { username });
   if (existing) return { user: existing, created: false };
   try {

@@ -1,11 +1,11 @@
-import { Router } from 'express';
 import { api } from '@shared/index';
+import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { UserSchema } from '../../db/entities';
 import { forbidden, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
-import { toPublicUser, toSelfUser } from './user.presenter';
 import { userPolicy } from './user.policy';
+import { toPublicUser, toSelfUser } from './user.presenter';
 import { updateUser } from './user.service';
 
 export function usersRoutes(deps: AppDeps): Router {

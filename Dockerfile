@@ -1,0 +1,10 @@
+# One image for the migrate step, the server and the worker (different commands).
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --include=dev --no-audit --no-fund
+COPY . .
+RUN npx vite build --config client/vite.config.ts
+EXPOSE 5000
+CMD ["node", "--import", "tsx", "server/src/main.ts"]

@@ -1,0 +1,28 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+/** Installs Debian packages when a needed binary is missing and we may (root with apt-get). */
+export function ensureDebianPackages(
+  needs: { binary: string; packages: string[] }[],
+  log: (line: string) => void,
+): void {
+  const missing = needs.filter((n) => !fs.existsSync(n.binary));
+  if (missing.length === 0) return;
+  const packages = missing.flatMap((m) => m.packages);
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot || !fs.existsSync('/usr/bin/apt-get')) {
+    throw new Error(
+      `Missing ${missing.map((m) => m.binary).join(', ')}. Install with: sudo apt-get install -y ${packages.join(' ')}`,
+    );
+  }
+  log(`Installing ${packages.join(' ')} with apt-get...`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+  let result = install();
+  if (result.status !== 0) {
+    spawnSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
+    result = install();
+  }
+  if (result.status !== 0) throw new Error(`apt-get install ${packages.join(' ')} failed; see the output above.`);
+}

@@ -1,0 +1,195 @@
+// `npm test`: static checks, then every test tier against real services:
+//   static (typecheck + lint) -> shared + client (vitest) -> server (vitest, Postgres + Redis)
+//   -> worker (vitest, Postgres + Redis + a real worker) -> e2e (Playwright in Chromium, full stack).
+// `npm test -- --only server,e2e` runs some tiers. Ends with one line "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { prepareDatabase } from '../server/src/db/prepare-database';
+import { buildClient } from './lib/client-build';
+import { freePort, type LocalStack, startLocalStack } from './lib/local-stack';
+import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
+import { ensureDebianPackages } from './lib/system-packages';
+
+const root = process.cwd();
+const log = (line: string) => console.log(`[test] ${line}`);
+const TIERS = ['static', 'unit', 'server', 'worker', 'e2e'] as const;
+type Tier = (typeof TIERS)[number];
+
+const onlyArg = process.argv.indexOf('--only');
+const selected = new Set<Tier>(
+  onlyArg >= 0 ? ((process.argv[onlyArg + 1] ?? '').split(',').filter(Boolean) as Tier[]) : [...TIERS],
+);
+const reportDir = path.join(root, 'test-results');
+fs.mkdirSync(reportDir, { recursive: true });
+
+interface TierResult {
+  tier: Tier;
+  ok: boolean;
+  passed: number;
+  failed: number;
+  seconds: number;
+}
+const results: TierResult[] = [];
+let stack: LocalStack | undefined;
+const apps: AppProcess[] = [];
+
+async function cleanup() {
+  await Promise.all(apps.map((a) => a.stop()));
+  await stack?.stop();
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => void cleanup().then(() => process.exit(130)));
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): boolean {
+  log(`$ ${[command, ...args].join(' ')}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  return result.status === 0;
+}
+
+const node = process.execPath;
+const bin = (pkg: string, file: string) => path.join(root, 'node_modules', pkg, file);
+
+async function tier(name: Tier, body: () => Promise<Omit<TierResult, 'tier' | 'seconds'>>) {
+  if (!selected.has(name)) return;
+  log(`---- ${name} ----`);
+  const started = Date.now();
+  let outcome: Omit<TierResult, 'tier' | 'seconds'>;
+  try {
+    outcome = await body();
+  } catch (error) {
+    console.error(`[test] ${name} could not run: ${(error as Error).stack ?? error}`);
+    outcome = { ok: false, passed: 0, failed: 1 };
+  }
+  results.push({ tier: name, ...outcome, seconds: Math.round((Date.now() - started) / 100) / 10 });
+}
+
+function vitest(projects: string[], env: NodeJS.ProcessEnv): Omit<TierResult, 'tier' | 'seconds'> {
+  const jsonFile = path.join(reportDir, `vitest-${projects.join('-')}.json`);
+  fs.rmSync(jsonFile, { force: true });
+  const ok = run(
+    node,
+    [
+      bin('vitest', 'vitest.mjs'),
+      'run',
+      ...projects.flatMap((p) => ['--project', p]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${jsonFile}`,
+    ],
+    env,
+  );
+  const report = fs.existsSync(jsonFile) ? JSON.parse(fs.readFileSync(jsonFile, 'utf8')) : {};
+  return {
+    ok,
+    passed: report.numPassedTests ?? 0,
+    failed: (report.numFailedTests ?? 0) + (ok ? 0 : report.numFailedTests ? 0 : 1),
+  };
+}
+
+async function ensureStack(): Promise<LocalStack> {
+  stack ??= await startLocalStack({
+    dataDir: path.join(root, '.data/test'),
+    database: 'postgres',
+    persistRedis: false,
+    log,
+  });
+  return stack;
+}
+
+async function recreateDatabase(baseUrl: string, database: string): Promise<string> {
+  const client = new pg.Client({ connectionString: `${baseUrl}postgres` });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(database)} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+  return `${baseUrl}${database}`;
+}
+
+try {
+  await tier('static', async () => {
+    const checks = [
+      run(node, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json']),
+      run(node, [bin('typescript', 'bin/tsc'), '-p', 'client/tsconfig.json']),
+      run(node, [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']),
+    ];
+    const passed = checks.filter(Boolean).length;
+    return { ok: passed === checks.length, passed, failed: checks.length - passed };
+  });
+
+  await tier('unit', async () => vitest(['shared', 'client'], process.env));
+
+  const serviceEnv = async (): Promise<NodeJS.ProcessEnv> => {
+    const s = await ensureStack();
+    return { ...process.env, PODMATCH_TEST_POSTGRES: s.postgresBaseUrl, PODMATCH_TEST_REDIS: s.redisUrl };
+  };
+  await tier('server', async () => vitest(['server'], await serviceEnv()));
+  await tier('worker', async () => vitest(['worker'], await serviceEnv()));
+
+  await tier('e2e', async () => {
+    ensureDebianPackages(
+      [
+        { binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] },
+        { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', packages: ['fonts-dejavu-core'] },
+      ],
+      log,
+    );
+    const s = await ensureStack();
+    const runDir = path.join(root, '.data/test/run');
+    await reapStaleAppProcesses(runDir);
+    const databaseUrl = await recreateDatabase(s.postgresBaseUrl, 'podmatch_e2e');
+    const redisUrl = `${s.redisUrl}/4`;
+    await prepareDatabase({ databaseUrl, redisUrl, seed: true, log });
+    buildClient(root);
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      MEDIA_DIR: path.join(root, '.data/test/media'),
+      LOG_LEVEL: 'warn',
+    };
+    apps.push(
+      startAppProcess('server', 'server/src/main.ts', env, runDir),
+      startAppProcess('worker', 'worker/src/main.ts', env, runDir),
+    );
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitForHealthy(baseUrl, apps[0]!.child);
+    const jsonFile = path.join(reportDir, 'playwright.json');
+    fs.rmSync(jsonFile, { force: true });
+    const ok = run(
+      node,
+      [bin('@playwright/test', 'cli.js'), 'test', '-c', 'client/e2e/playwright.config.ts', '--reporter=list,json'],
+      {
+        ...process.env,
+        E2E_BASE_URL: baseUrl,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile,
+      },
+    );
+    await Promise.all(apps.splice(0).map((a) => a.stop()));
+    const stats = fs.existsSync(jsonFile) ? (JSON.parse(fs.readFileSync(jsonFile, 'utf8')).stats ?? {}) : {};
+    return { ok, passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (ok || stats.unexpected ? 0 : 1) };
+  });
+} finally {
+  await cleanup();
+}
+
+console.log('\n[test] tier      result  passed  failed  seconds');
+for (const r of results) {
+  console.log(
+    `[test] ${r.tier.padEnd(9)} ${(r.ok ? 'ok' : 'FAILED').padEnd(7)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.seconds).padStart(7)}`,
+  );
+}
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+const allOk = results.every((r) => r.ok) && results.length === selected.size;
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(allOk ? 0 : 1);

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectEvents, nextEvent, startTestServer, type TestServer } from '../test/harness';
+
+describe('socket connections', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('refuses a connection without a valid token', async () => {
+    await expect(server.socket('')).rejects.toThrow('unauthorized');
+    await expect(server.socket('not-a-token')).rejects.toThrow('unauthorized');
+  });
+
+  it('accepts a valid token and answers ping', async () => {
+    const { token } = await server.login();
+    const socket = await server.socket(token);
+    const reply = await socket.timeout(5000).emitWithAck('ping');
+    expect(new Date(reply.serverTime).getTime()).toBeGreaterThan(0);
+  });
+
+  it("puts every tab of a user in their room, and nobody else's", async () => {
+    const a = await server.login();
+    const b = await server.login();
+    const tab1 = await server.socket(a.token);
+    const tab2 = await server.socket(a.token);
+    const other = await server.socket(b.token);
+    const leaked = collectEvents(other, 'user:updated');
+
+    const events = Promise.all([nextEvent(tab1, 'user:updated'), nextEvent(tab2, 'user:updated')]);
+    const res = await server.call('PUT', `/api/users/${a.user.id}`, {
+      token: a.token,
+      body: { intent: 'professional' },
+    });
+    expect(res.status).toBe(200);
+    const [[first], [second]] = await events;
+    expect(first.intent).toBe('professional');
+    expect(second.id).toBe(a.user.id);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(leaked).toHaveLength(0);
+  });
+
+  it("disconnects a revoked token's sockets and only those", async () => {
+    const a = await server.login();
+    const sameUserOtherLogin = await server.login(a.user.username);
+    const revoked = await server.socket(a.token);
+    const survivor = await server.socket(sameUserOtherLogin.token);
+    const ended = nextEvent(revoked, 'session:ended');
+    const disconnected = new Promise<string>((resolve) => revoked.once('disconnect', resolve));
+    await server.call('POST', '/api/auth/logout', { token: a.token });
+    expect((await ended)[0]).toBe('logout');
+    expect(await disconnected).toBe('io server disconnect');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(survivor.connected).toBe(true);
+    await expect(server.socket(a.token)).rejects.toThrow('unauthorized');
+  });
+});

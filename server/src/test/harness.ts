@@ -1,0 +1,134 @@
+// Test helpers: a real server (HTTP + Socket.IO) on a free port against the tier's database.
+import { randomUUID } from 'node:crypto';
+import type { ClientToServerEvents, LoginResponse, ServerToClientEvents } from '@shared/index';
+import { Redis } from 'ioredis';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import { inject } from 'vitest';
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { type RunningServer, startServer } from '../server';
+
+export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: inject('databaseUrl'),
+    REDIS_URL: inject('redisUrl'),
+    MEDIA_DIR: '.data/test-media',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  };
+}
+
+export async function startTestServer(overrides: Record<string, string> = {}): Promise<TestServer> {
+  const config = loadConfig(testEnv(overrides));
+  return new TestServer(await startServer(config, createLogger('server', config.logLevel)));
+}
+
+export function uniqueName(prefix = 'user'): string {
+  return `${prefix}_${randomUUID().slice(0, 8)}`;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export class TestServer {
+  private readonly sockets: TestSocket[] = [];
+  constructor(readonly running: RunningServer) {}
+
+  get url(): string {
+    return this.running.url;
+  }
+
+  async call(method: string, path: string, options: CallOptions = {}) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      headers['content-type'] ??= 'application/json';
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(`${this.url}${path}`, { method, headers, body });
+    const text = await res.text();
+    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  }
+
+  async login(username = uniqueName()): Promise<LoginResponse> {
+    const res = await this.call('POST', '/api/auth/dev-login', { body: { username } });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+    return res.json as LoginResponse;
+  }
+
+  /** A connected socket for this token; rejects with the server's connect_error message. */
+  async socket(token: string): Promise<TestSocket> {
+    const socket: TestSocket = connectSocket(this.url, {
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    this.sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', (error) => reject(error));
+    });
+    return socket;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.disconnect();
+    await this.running.close();
+  }
+}
+
+/** Resolves with the first event of this name that matches, or rejects after timeoutMs. */
+export function nextEvent<E extends keyof ServerToClientEvents>(
+  socket: TestSocket,
+  event: E,
+  match: (...args: Parameters<ServerToClientEvents[E]>) => boolean = () => true,
+  timeoutMs = 10_000,
+): Promise<Parameters<ServerToClientEvents[E]>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.off(event, listener as never);
+      reject(new Error(`no ${String(event)} event within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const listener = (...args: Parameters<ServerToClientEvents[E]>) => {
+      if (!match(...args)) return;
+      clearTimeout(timer);
+      socket.off(event, listener as never);
+      resolve(args);
+    };
+    socket.on(event, listener as never);
+  });
+}
+
+/** Collects every event of this name, to assert later that nothing arrived. */
+export function collectEvents<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E): unknown[][] {
+  const seen: unknown[][] = [];
+  socket.on(event, ((...args: unknown[]) => seen.push(args)) as never);
+  return seen;
+}
+
+export async function flushRedis(): Promise<void> {
+  const redis = new Redis(inject('redisUrl'));
+  await redis.flushdb();
+  redis.disconnect();
+}
