@@ -3,7 +3,8 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --include=dev --no-audit --no-fund
+# npm install (not ci): the lock omits other platforms' optional binaries, which npm ci rejects.
+RUN npm install --no-save --include=dev --no-audit --no-fund
 COPY . .
 RUN npx vite build --config client/vite.config.ts
 EXPOSE 5000

@@ -47,12 +47,18 @@ function ensureDependencies() {
     .update(fs.readFileSync(path.join(root, 'package.json')))
     .digest('hex');
   if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === wanted) return;
-  console.log('Installing dependencies (npm ci)...');
+  // npm install, not npm ci: this npm writes locks without other platforms' optional binaries,
+  // which npm ci then rejects. --no-save keeps the committed lock as it is.
+  console.log('Installing dependencies (npm install)...');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['ci', '--include=dev', '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    npm,
+    ['install', '--no-save', '--include=dev', '--no-audit', '--no-fund', '--loglevel=error'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) {
     console.error('Installing dependencies failed; see the output above.');
     process.exit(1);

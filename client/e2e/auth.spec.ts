@@ -1,0 +1,85 @@
+import { expect, test } from '@playwright/test';
+import { STORAGE_KEYS } from '../../shared/src/constants';
+import { devLogin, toasts } from './helpers';
+
+test.describe('access rules', () => {
+  for (const path of ['/', '/matches']) {
+    test(`an anonymous visit to ${path} redirects to /login`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page).toHaveURL((url) => url.pathname === '/login');
+      await expect(page.getByRole('heading', { name: 'PodMatch', level: 1 })).toBeVisible();
+    });
+  }
+
+  test('the page title and a non-zoomable viewport', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page).toHaveTitle('PodMatch - Find your people through the podcasts you love');
+    await expect(page.locator('meta[name="viewport"]')).toHaveAttribute('content', /user-scalable=no/);
+  });
+});
+
+test.describe('development login', () => {
+  test('a fresh username lands on / and shows the display name', async ({ page }) => {
+    const username = await devLogin(page);
+    await expect(page.getByTestId('nav-feed')).toHaveAttribute('aria-current', 'page');
+    // The session survives a reload (validated again with GET /api/users/:id).
+    await page.reload();
+    await expect(page.getByTestId('user-display-name')).toHaveText(username);
+  });
+
+  test('an empty username shows "Username required"', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Login as Developer' }).click();
+    await expect(toasts(page).getByText('Username required', { exact: true })).toBeVisible();
+    await expect(toasts(page).getByText('Please enter a username to continue')).toBeVisible();
+    await expect(page).toHaveURL((url) => url.pathname === '/login');
+  });
+
+  test('a signed-in visitor of /login goes to /', async ({ page }) => {
+    await devLogin(page);
+    await page.goto('/login');
+    await expect(page).toHaveURL((url) => url.pathname === '/');
+  });
+});
+
+test.describe('logout', () => {
+  test('returns to /login, and / redirects to /login again', async ({ page }) => {
+    await devLogin(page);
+    await page.getByTestId('nav-profile').click();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page).toHaveURL((url) => url.pathname === '/login');
+    await page.goto('/');
+    await expect(page).toHaveURL((url) => url.pathname === '/login');
+  });
+
+  test('the old token no longer works after logout', async ({ page }) => {
+    await devLogin(page);
+    const token = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.token);
+    const userId = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.userId);
+    expect(token).toBeTruthy();
+    await page.getByTestId('nav-profile').click();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page).toHaveURL((url) => url.pathname === '/login');
+    const status = await page.evaluate(
+      async ({ token, userId }) =>
+        (await fetch(`/api/users/${userId}`, { headers: { Authorization: `Bearer ${token}` } })).status,
+      { token, userId },
+    );
+    expect(status).toBe(401);
+  });
+});
+
+test.describe('login errors', () => {
+  test('?error=spotify_no_code shows its toast, then the parameter is removed', async ({ page }) => {
+    await page.goto('/login?error=spotify_no_code');
+    await expect(toasts(page).getByText('Spotify login cancelled')).toBeVisible();
+    await expect(page).toHaveURL((url) => url.searchParams.get('error') === 'spotify_no_code');
+    await expect(page).toHaveURL((url) => !url.searchParams.has('error'), { timeout: 8_000 });
+    await expect(page).toHaveURL((url) => url.pathname === '/login');
+  });
+
+  test('an unknown error value shows the generic login error', async ({ page }) => {
+    await page.goto('/login?error=whatever');
+    await expect(toasts(page).getByText('Login Error')).toBeVisible();
+  });
+});

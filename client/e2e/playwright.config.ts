@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+
+// Runs against an already running full stack: E2E_BASE_URL=http://localhost:5000 npx playwright test -c client/e2e
+const baseURL = process.env.E2E_BASE_URL;
+if (!baseURL) throw new Error('E2E_BASE_URL is required (the URL of a running PodMatch stack)');
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  testDir: here,
+  testMatch: '*.spec.ts',
+  outputDir: fileURLToPath(new URL('../../test-results/e2e', import.meta.url)),
+  workers: 1,
+  retries: 0,
+  fullyParallel: false,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Pixel 7'],
+        browserName: 'chromium',
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+});

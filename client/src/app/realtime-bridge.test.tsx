@@ -1,0 +1,112 @@
+import { STORAGE_KEYS } from '@shared/constants';
+import type { BadgeCounts } from '@shared/events';
+import { act, render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { badgesAtom } from '@/lib/badges';
+import { createQueryClient } from '@/lib/query-client';
+import { sessionAtom, startSession } from '@/lib/session';
+import { appStore } from '@/lib/store';
+import { makeSelfUser } from '@/test/fixtures';
+import { AppProviders } from './providers';
+import RealtimeBridge from './realtime-bridge';
+
+// A stand-in for the socket.io client: records listeners so the test can play server events.
+const fake = vi.hoisted(() => {
+  const listeners = new Map<string, Set<(...args: unknown[]) => void>>();
+  const socket = {
+    connected: false,
+    active: false,
+    on: (event: string, fn: (...args: unknown[]) => void) => {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event)?.add(fn);
+      return socket;
+    },
+    off: (event: string, fn: (...args: unknown[]) => void) => {
+      listeners.get(event)?.delete(fn);
+      return socket;
+    },
+    connect: () => socket,
+    disconnect: () => socket,
+  };
+  const emit = (event: string, ...args: unknown[]) => {
+    for (const fn of listeners.get(event) ?? []) fn(...args);
+  };
+  return { socket, listeners, emit, io: (_options?: unknown) => socket };
+});
+
+vi.mock('socket.io-client', () => ({ io: (options: unknown) => fake.io(options) }));
+
+function renderBridge() {
+  const queryClient = createQueryClient();
+  const router = createMemoryRouter(
+    [
+      { path: '/profile', element: <RealtimeBridge userId={7} /> },
+      { path: '/login', element: <p>login</p> },
+    ],
+    { initialEntries: ['/profile'] },
+  );
+  const view = render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { queryClient, router, ...view };
+}
+
+describe('RealtimeBridge', () => {
+  beforeEach(() => {
+    startSession({ token: 'tok-7', userId: 7 });
+  });
+
+  it('connects with the stored token and disconnects when unmounted', () => {
+    const ioSpy = vi.spyOn(fake, 'io');
+    const connect = vi.spyOn(fake.socket, 'connect');
+    const disconnect = vi.spyOn(fake.socket, 'disconnect');
+    const { unmount } = renderBridge();
+    expect(connect).toHaveBeenCalled();
+    // The first test of the file creates the tab's socket: same origin, token read at each connect.
+    const options = ioSpy.mock.calls[0]?.[0] as { path?: string; auth?: (cb: (data: object) => void) => void };
+    expect(options.path).toBe('/socket.io');
+    const cb = vi.fn();
+    options.auth?.(cb);
+    expect(cb).toHaveBeenCalledWith({ token: 'tok-7' });
+    unmount();
+    expect(disconnect).toHaveBeenCalled();
+    expect(fake.listeners.get('badges:update')?.size ?? 0).toBe(0);
+  });
+
+  it("'badges:update' feeds the badge counts", () => {
+    renderBridge();
+    const counts: BadgeCounts = {
+      feed: { romantic: 1, platonic: 2, professional: 3 },
+      unreadMatches: { romantic: 4, platonic: 0, professional: 0 },
+    };
+    act(() => fake.emit('badges:update', counts));
+    expect(appStore.get(badgesAtom)).toEqual(counts);
+  });
+
+  it("'user:updated' replaces the cached user", () => {
+    const { queryClient } = renderBridge();
+    const user = makeSelfUser({ id: 7, displayName: 'Renamed' });
+    act(() => fake.emit('user:updated', user));
+    expect(queryClient.getQueryData(['/api/users/7'])).toEqual(user);
+  });
+
+  it.each([
+    ['session:ended', ['logout']],
+    ['connect_error', [new Error('unauthorized')]],
+  ] as const)('%s clears the session and goes to /login', async (event, args) => {
+    const { router } = renderBridge();
+    await act(async () => fake.emit(event, ...args));
+    expect(appStore.get(sessionAtom)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('other connection errors keep the session', async () => {
+    renderBridge();
+    await act(async () => fake.emit('connect_error', new Error('xhr poll error')));
+    expect(appStore.get(sessionAtom)).toEqual({ token: 'tok-7', userId: 7 });
+  });
+});

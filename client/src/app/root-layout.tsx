@@ -1,0 +1,29 @@
+import { useAtomValue } from 'jotai';
+import { lazy, Suspense } from 'react';
+import { Outlet } from 'react-router-dom';
+import { LoadingScreen } from '@/components/ui/loading-screen';
+import { sessionAtom } from '@/lib/session';
+import { useHashRedirect } from './hash-redirect';
+import { useSessionLifecycle } from './session-lifecycle';
+
+const SessionServices = lazy(() => import('./session-services'));
+
+/** Top of every route: shared-link hash redirect, session bookkeeping and services while signed in. */
+export function RootLayout() {
+  useHashRedirect();
+  useSessionLifecycle();
+  const session = useAtomValue(sessionAtom);
+
+  return (
+    <>
+      <Suspense fallback={<LoadingScreen />}>
+        <Outlet />
+      </Suspense>
+      {session ? (
+        <Suspense fallback={null}>
+          <SessionServices key={session.userId} userId={session.userId} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

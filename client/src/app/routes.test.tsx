@@ -1,0 +1,196 @@
+import { STORAGE_KEYS } from '@shared/constants';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { selectedIntentAtom } from '@/lib/intent';
+import { sessionAtom, writeStoredSession } from '@/lib/session';
+import { appStore } from '@/lib/store';
+import { makeSelfUser } from '@/test/fixtures';
+import { jsonResponse, mockFetch, renderApp } from '@/test/utils';
+import { hashTarget } from './hash-redirect';
+
+const user = makeSelfUser({ id: 5, displayName: 'Morgan', username: 'morgan', intent: 'platonic' });
+
+type Override = (url: string, init: RequestInit) => Response | Promise<Response> | undefined;
+
+/** A stored session for user 5; `extra` may answer a request first. */
+function signedIn(extra?: Override) {
+  writeStoredSession({ token: 'tok-5', userId: 5 });
+  return mockFetch((url, init) => {
+    const answer = extra?.(url, init);
+    if (answer) return answer;
+    if (url === '/api/users/5' && (init.method ?? 'GET') === 'GET') return jsonResponse(user);
+    return jsonResponse({ error: 'not_found', message: 'Not found' }, { status: 404 });
+  });
+}
+
+describe('route access', () => {
+  it.each(['/', '/profile', '/matches', '/setup', '/chat/3', '/profile-details/4/9'])(
+    'an anonymous visit to %s goes to /login',
+    async (path) => {
+      const { router } = renderApp(path);
+      await screen.findByRole('button', { name: 'Login as Developer' });
+      expect(router.state.location.pathname).toBe('/login');
+    },
+  );
+
+  it("shows exactly 'Loading...' while the stored session is validated, then the screen", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    signedIn((url) => (url === '/api/users/5' ? gate.then(() => jsonResponse(user)) : undefined));
+    renderApp('/profile');
+    expect((await screen.findByRole('status')).textContent).toBe('Loading...');
+    release();
+    expect((await screen.findByTestId('user-display-name')).textContent).toBe('Morgan');
+    expect(screen.getByTestId('nav-profile').getAttribute('aria-current')).toBe('page');
+  });
+
+  it('sends the bearer token when validating', async () => {
+    const fetchMock = signedIn();
+    renderApp('/');
+    await screen.findByTestId('user-display-name');
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/users/5');
+    expect(new Headers(call?.[1]?.headers).get('Authorization')).toBe('Bearer tok-5');
+  });
+
+  it('a 401 while validating clears storage and goes to /login', async () => {
+    writeStoredSession({ token: 'stale', userId: 5 });
+    mockFetch(() => jsonResponse({ error: 'unauthorized', message: 'Session expired' }, { status: 401 }));
+    const { router } = renderApp('/matches');
+    await screen.findByRole('button', { name: 'Login as Developer' });
+    expect(router.state.location.pathname).toBe('/login');
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+    expect(sessionStorage.getItem(STORAGE_KEYS.userId)).toBeNull();
+  });
+
+  it('a non-numeric stored user id is dropped and the visitor goes to /login', async () => {
+    localStorage.setItem(STORAGE_KEYS.token, 'tok');
+    localStorage.setItem(STORAGE_KEYS.userId, 'abc');
+    const fetchMock = mockFetch(() => jsonResponse({}));
+    const { router } = renderApp('/');
+    await screen.findByRole('button', { name: 'Login as Developer' });
+    expect(router.state.location.pathname).toBe('/login');
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('a signed-in visitor of /login goes to /', async () => {
+    signedIn();
+    const { router } = renderApp('/login');
+    await screen.findByTestId('user-display-name');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('an unknown path shows the 404 screen to anyone', async () => {
+    renderApp('/definitely/not/here');
+    await screen.findByText('404 Page Not Found');
+  });
+});
+
+describe('screens in the layout', () => {
+  it('the feed shows the display name, the intent switcher and Feed active', async () => {
+    signedIn();
+    renderApp('/');
+    expect((await screen.findByTestId('user-display-name')).textContent).toBe('Morgan');
+    expect(screen.getByTestId('nav-feed').getAttribute('aria-current')).toBe('page');
+    // The saved intent (platonic) is the current one.
+    expect(screen.getByRole('button', { name: 'Social' }).getAttribute('aria-pressed')).toBe('true');
+    screen.getByText('The feed arrives in a later release.');
+  });
+
+  it('changing the intent on the feed stays local', async () => {
+    const fetchMock = signedIn();
+    renderApp('/');
+    fireEvent.click(await screen.findByRole('button', { name: 'Network' }));
+    expect(screen.getByRole('button', { name: 'Network' }).getAttribute('aria-pressed')).toBe('true');
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(false);
+  });
+
+  it('changing the intent on the profile saves it with PUT /api/users/:id', async () => {
+    const fetchMock = signedIn((url, init) =>
+      url === '/api/users/5' && init.method === 'PUT' ? jsonResponse({ ...user, intent: 'romantic' }) : undefined,
+    );
+    renderApp('/profile');
+    fireEvent.click(await screen.findByRole('button', { name: 'Dating' }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(true));
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(put?.[1]?.body).toBe('{"intent":"romantic"}');
+    expect(screen.getByRole('button', { name: 'Dating' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('a failed intent save reverts and shows a toast', async () => {
+    signedIn((url, init) =>
+      url === '/api/users/5' && init.method === 'PUT'
+        ? jsonResponse({ error: 'forbidden', message: 'Nope' }, { status: 403 })
+        : undefined,
+    );
+    renderApp('/profile');
+    fireEvent.click(await screen.findByRole('button', { name: 'Network' }));
+    await screen.findByText('Error updating profile');
+    expect(screen.getByRole('button', { name: 'Social' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('Log out calls the server, clears storage and returns to /login', async () => {
+    const fetchMock = signedIn((url) => (url === '/api/auth/logout' ? jsonResponse({ ok: true }) : undefined));
+    const { router } = renderApp('/profile');
+    fireEvent.click(await screen.findByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/auth/logout' && init?.method === 'POST')).toBe(
+      true,
+    );
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+    expect(appStore.get(sessionAtom)).toBeNull();
+    await screen.findByRole('button', { name: 'Login as Developer' });
+  });
+
+  it('matches and profile details show Matches active', async () => {
+    signedIn();
+    const { router } = renderApp('/matches');
+    await screen.findByText('Matches arrive in a later release.');
+    expect(screen.getByTestId('nav-matches').getAttribute('aria-current')).toBe('page');
+    await router.navigate('/profile-details/12/3');
+    await screen.findByText('User #12, match #3');
+    expect(screen.getByTestId('nav-matches').getAttribute('aria-current')).toBe('page');
+  });
+
+  it('a non-numeric matchedUserId redirects to /matches', async () => {
+    signedIn();
+    const { router } = renderApp('/profile-details/abc/3');
+    await screen.findByText('Matches arrive in a later release.');
+    expect(router.state.location.pathname).toBe('/matches');
+  });
+
+  it('bottom navigation moves between the tabs', async () => {
+    signedIn();
+    const { router } = renderApp('/');
+    fireEvent.click(await screen.findByTestId('nav-matches'));
+    await screen.findByText('Matches arrive in a later release.');
+    fireEvent.click(screen.getByTestId('nav-profile'));
+    await screen.findByRole('button', { name: 'Log out' });
+    expect(router.state.location.pathname).toBe('/profile');
+    expect(screen.getByTestId('nav-profile').getAttribute('aria-current')).toBe('page');
+  });
+});
+
+describe('shared-link hash', () => {
+  it('parses matchedUserId, matchId and intent', () => {
+    expect(hashTarget('#matchedUserId=12&matchId=3&intent=platonic')).toEqual({
+      path: '/profile-details/12/3',
+      intent: 'platonic',
+    });
+    expect(hashTarget('#matchedUserId=12')).toEqual({ path: '/profile-details/12', intent: null });
+    expect(hashTarget('#matchedUserId=12&intent=bogus')).toEqual({ path: '/profile-details/12', intent: null });
+    expect(hashTarget('#terms')).toBeNull();
+    expect(hashTarget('')).toBeNull();
+  });
+
+  it('redirects to the profile details and clears the hash', async () => {
+    signedIn();
+    const { router } = renderApp('/#matchedUserId=12&matchId=3&intent=professional');
+    await screen.findByText('User #12, match #3');
+    expect(router.state.location.pathname).toBe('/profile-details/12/3');
+    expect(router.state.location.hash).toBe('');
+    expect(appStore.get(selectedIntentAtom)).toBe('professional');
+  });
+});

@@ -1,0 +1,5 @@
+import { NotFoundScreen } from '@/features/not-found/not-found-screen';
+
+export default function NotFoundRoute() {
+  return <NotFoundScreen />;
+}

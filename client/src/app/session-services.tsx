@@ -1,0 +1,44 @@
+import { isSelfUser } from '@shared/schemas/user';
+import { useQuery } from '@tanstack/react-query';
+import { useSetAtom } from 'jotai';
+import { lazy, Suspense, useEffect } from 'react';
+import { userQuery } from '@/features/user/user-queries';
+import { isApiError } from '@/lib/api-client';
+import { authCheckAtom } from '@/lib/auth-check';
+import { savedIntentAtom } from '@/lib/intent';
+import { endSession } from '@/lib/session';
+
+const RealtimeBridge = lazy(() => import('./realtime-bridge'));
+
+/**
+ * Mounted (lazily, so zod and socket.io stay out of the anonymous first load) while a session is
+ * stored. Validates it with GET /api/users/:id: 401 or 404 ends it, an unreachable server is
+ * reported to the guards; once valid it mirrors the saved intent and opens the realtime bridge.
+ */
+export default function SessionServices({ userId }: { userId: number }) {
+  const query = useQuery(userQuery(userId));
+  const setCheck = useSetAtom(authCheckAtom);
+  const setSavedIntent = useSetAtom(savedIntentAtom);
+  const user = query.data;
+  const rejected = isApiError(query.error, 401) || isApiError(query.error, 404);
+
+  useEffect(() => {
+    if (!user) return;
+    setCheck({ userId, state: 'valid' });
+    if (isSelfUser(user)) setSavedIntent(user.intent);
+  }, [user, userId, setCheck, setSavedIntent]);
+
+  // Keyed on the failure time: a retry that fails again must report again.
+  const failedAt = query.isError ? query.errorUpdatedAt : 0;
+  useEffect(() => {
+    if (!failedAt) return;
+    if (rejected) endSession();
+    else if (!user) setCheck({ userId, state: 'unreachable' });
+  }, [failedAt, rejected, user, userId, setCheck]);
+
+  return user ? (
+    <Suspense fallback={null}>
+      <RealtimeBridge userId={userId} />
+    </Suspense>
+  ) : null;
+}

@@ -1,0 +1,130 @@
+import { GENERIC_LOGIN_ERROR, LOGIN_ERRORS, STORAGE_KEYS, TIMING } from '@shared/constants';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeSelfUser } from '@/test/fixtures';
+import { jsonResponse, mockFetch, renderApp } from '@/test/utils';
+
+function usernameInput() {
+  return screen.getByLabelText('Or choose any username') as HTMLInputElement;
+}
+
+describe('Login screen', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows the title, the provider button, the storage reset and the dev section', async () => {
+    renderApp('/login');
+    await screen.findByRole('heading', { name: 'PodMatch', level: 1 });
+    screen.getByRole('button', { name: 'Continue with Spotify' });
+    screen.getByRole('button', { name: 'Clear Local Storage & Log Out' });
+    screen.getByRole('button', { name: 'Login as Developer' });
+    for (const name of ['alex', 'jordan', 'sam', 'riley']) screen.getByRole('button', { name: `Log in as ${name}` });
+    const footer = screen.getByText(/By continuing you agree to our/);
+    expect(footer.textContent).toBe('By continuing you agree to our Terms of Service and Privacy Policy');
+  });
+
+  it('an empty username shows the "Username required" toast and an inline message, without calling the server', async () => {
+    const fetchMock = mockFetch(() => jsonResponse({}));
+    renderApp('/login');
+    fireEvent.change(await screen.findByLabelText('Or choose any username'), { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login as Developer' }));
+
+    await screen.findByText('Username required');
+    screen.getByText('Please enter a username to continue');
+    expect(usernameInput().getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('alert').textContent).toBe('A username is needed to log in.');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('a successful dev login stores the session in both storages and opens the feed', async () => {
+    const user = makeSelfUser({ id: 31, displayName: 'river', username: 'river' });
+    const fetchMock = mockFetch((url, init) => {
+      if (url === '/api/auth/dev-login' && init.method === 'POST') return jsonResponse({ token: 'tok-31', user });
+      if (url === '/api/users/31') return jsonResponse(user);
+      return jsonResponse({ error: 'not_found', message: 'nope' }, { status: 404 });
+    });
+    const { router } = renderApp('/login');
+    fireEvent.change(await screen.findByLabelText('Or choose any username'), { target: { value: ' river ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login as Developer' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect((await screen.findByTestId('user-display-name')).textContent).toBe('river');
+    const loginCall = fetchMock.mock.calls.find(([url]) => url === '/api/auth/dev-login');
+    expect(loginCall?.[1]?.body).toBe('{"username":"river"}');
+    for (const storage of [localStorage, sessionStorage]) {
+      expect(storage.getItem(STORAGE_KEYS.token)).toBe('tok-31');
+      expect(storage.getItem(STORAGE_KEYS.userId)).toBe('31');
+    }
+    expect(screen.getByTestId('nav-feed').getAttribute('aria-current')).toBe('page');
+  });
+
+  it('a suggested username logs in with one click', async () => {
+    const user = makeSelfUser({ id: 2, displayName: 'sam', username: 'sam' });
+    mockFetch((url) => (url === '/api/auth/dev-login' ? jsonResponse({ token: 't', user }) : jsonResponse(user)));
+    const { router } = renderApp('/login');
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in as sam' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('a failed login shows "Login failed" with the server message', async () => {
+    mockFetch(() => jsonResponse({ error: 'validation', message: 'Username is too odd' }, { status: 400 }));
+    renderApp('/login');
+    fireEvent.change(await screen.findByLabelText('Or choose any username'), { target: { value: 'x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login as Developer' }));
+    await screen.findByText('Login failed');
+    screen.getByText('Unable to login. Please try again. Username is too odd');
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+  });
+
+  it('an answer without token or user is an "Invalid response from server"', async () => {
+    mockFetch(() => jsonResponse({ user: makeSelfUser() }));
+    renderApp('/login');
+    fireEvent.change(await screen.findByLabelText('Or choose any username'), { target: { value: 'x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login as Developer' }));
+    await screen.findByText('Invalid response from server');
+    screen.getByText('Login failed');
+  });
+
+  it.each(Object.keys(LOGIN_ERRORS))('?error=%s shows its own destructive toast', async (code) => {
+    renderApp(`/login?error=${code}`);
+    const info = LOGIN_ERRORS[code];
+    if (!info) throw new Error('unreachable');
+    const title = await screen.findByText(info.title);
+    screen.getByText(info.description);
+    expect(title.closest('[data-variant]')?.getAttribute('data-variant')).toBe('destructive');
+  });
+
+  it('an unknown ?error= value shows the generic login error', async () => {
+    renderApp('/login?error=something_else');
+    await screen.findByText(GENERIC_LOGIN_ERROR.title);
+    screen.getByText(GENERIC_LOGIN_ERROR.description);
+  });
+
+  it('removes the error parameter from the URL after 5 s, keeping the others', async () => {
+    // Fake clock that still moves with real time, so findBy* polling keeps working.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { router } = renderApp('/login?error=spotify_no_code&keep=1');
+    await screen.findByText(LOGIN_ERRORS.spotify_no_code?.title ?? '');
+    expect(router.state.location.search).toContain('error=spotify_no_code');
+    await act(async () => {
+      vi.advanceTimersByTime(TIMING.loginErrorToastMs - 100);
+    });
+    expect(router.state.location.search).toContain('error=spotify_no_code');
+    await act(async () => {
+      vi.advanceTimersByTime(200);
+    });
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.search).toBe('?keep=1');
+  });
+
+  it("'Clear Local Storage & Log Out' wipes both storages and confirms with a toast", async () => {
+    localStorage.setItem('something', 'else');
+    sessionStorage.setItem('other', 'value');
+    renderApp('/login');
+    fireEvent.click(await screen.findByRole('button', { name: 'Clear Local Storage & Log Out' }));
+    await screen.findByText('Logged out');
+    expect(localStorage.length).toBe(0);
+    expect(sessionStorage.length).toBe(0);
+  });
+});

@@ -1,0 +1,50 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSetAtom } from 'jotai';
+import { useNavigate } from 'react-router-dom';
+import { authCheckAtom } from '@/lib/auth-check';
+import { ApiError, InvalidResponseError } from '@/lib/http';
+import { savedIntentAtom } from '@/lib/intent';
+import { startSession } from '@/lib/session';
+import { type ToastInput, toast } from '@/lib/toast';
+
+const LOGIN_FAILED = 'Unable to login. Please try again.';
+
+/** Loads the typed auth calls ahead of a click (on hover/focus of the form). */
+export const preloadAuthRequests = () => import('./auth-requests');
+
+/** The toast for a failed development login (SPEC sections 5 and 8). */
+export function loginFailureToast(error: unknown): ToastInput {
+  if (error instanceof InvalidResponseError) {
+    return { variant: 'destructive', title: 'Login failed', description: 'Invalid response from server' };
+  }
+  const serverMessage = error instanceof ApiError ? error.serverMessage : undefined;
+  return {
+    variant: 'destructive',
+    title: 'Login failed',
+    description: serverMessage ? `${LOGIN_FAILED} ${serverMessage}` : LOGIN_FAILED,
+  };
+}
+
+/**
+ * POST /api/auth/dev-login. On success the session goes to both storages, the user into the
+ * query cache (so the route guards need no second round trip) and the app opens the feed.
+ */
+export function useDevLogin() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const setCheck = useSetAtom(authCheckAtom);
+  const setSavedIntent = useSetAtom(savedIntentAtom);
+  return useMutation({
+    mutationFn: async (username: string) => (await preloadAuthRequests()).requestDevLogin(username),
+    onSuccess: ({ token, user, userQueryKey }) => {
+      queryClient.setQueryData(userQueryKey, user);
+      setCheck({ userId: user.id, state: 'valid' });
+      setSavedIntent(user.intent);
+      startSession({ token, userId: user.id });
+      navigate('/', { replace: true });
+    },
+    onError: (error) => {
+      toast(loginFailureToast(error));
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import { INTENT_INFO, type Intent } from '@shared/constants';
+import type { SelfUser } from '@shared/schemas/user';
+import { LogOut, UserRound } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { IntentSwitcher } from '@/components/ui/intent-switcher';
+import { PlaceholderCard } from '@/components/ui/placeholder-card';
+import { Spinner } from '@/components/ui/spinner';
+
+interface ProfilePlaceholderProps {
+  user?: SelfUser;
+  intent: Intent;
+  onIntentChange: (intent: Intent) => void;
+  intentSaving?: boolean;
+  onLogout: () => void;
+  loggingOut?: boolean;
+}
+
+/** Stand-in for the own-profile screen (a later issue): name, tagline, intent switcher, log out. */
+export function ProfilePlaceholder({
+  user,
+  intent,
+  onIntentChange,
+  intentSaving,
+  onLogout,
+  loggingOut,
+}: ProfilePlaceholderProps) {
+  const info = INTENT_INFO[intent];
+  const tagline = user?.[info.taglineField] ?? info.missingTagline;
+  const initial = user?.displayName.trim().charAt(0).toUpperCase() || '?';
+  return (
+    <div className="grid gap-6">
+      <IntentSwitcher value={intent} onChange={onIntentChange} disabled={intentSaving} />
+      <header className="flex items-center gap-4">
+        <div className="grid size-16 shrink-0 place-items-center rounded-full bg-gradient-to-br from-intent to-intent-soft text-2xl font-bold text-white shadow-lg shadow-intent/30">
+          {user?.profilePicture ? (
+            <img src={user.profilePicture} alt="" className="size-full rounded-full object-cover" />
+          ) : (
+            <span aria-hidden="true">{initial}</span>
+          )}
+        </div>
+        <div className="min-w-0">
+          <h1 data-testid="user-display-name" className="truncate text-2xl font-bold tracking-tight text-white">
+            {user?.displayName ?? '\u00a0'}
+          </h1>
+          <p className="truncate text-sm text-zinc-400">{tagline}</p>
+          {user ? <p className="truncate text-xs text-zinc-500">@{user.username}</p> : null}
+        </div>
+      </header>
+      <PlaceholderCard icon={UserRound} title="Your profile">
+        <p>The full profile arrives in a later release.</p>
+        <p className="mt-1">Photo, video intro, taglines and your top podcasts will live here.</p>
+      </PlaceholderCard>
+      <Button variant="destructive" className="w-full" onClick={onLogout} disabled={loggingOut}>
+        {loggingOut ? <Spinner /> : <LogOut aria-hidden="true" className="size-4" />}
+        Log out
+      </Button>
+    </div>
+  );
+}

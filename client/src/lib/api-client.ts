@@ -1,0 +1,75 @@
+import { type BodyOf, buildPath, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf } from '@shared/api';
+import { queryOptions } from '@tanstack/react-query';
+import { apiFetch, InvalidResponseError, type On401 } from './http';
+
+// The typed API client. It imports the shared endpoint table (and so zod): modules on the first
+// load of /login use ./http directly and reach this file through a dynamic import.
+export * from './http';
+
+// `{}` and zod's strict empty object (Record<string, never>) both count as "nothing to send".
+type IsEmpty<T> = [T[keyof T]] extends [never] ? true : false;
+
+/** What a call to endpoint E needs: params/body only when the endpoint declares them. */
+export type RequestInput<E extends Endpoint> = (IsEmpty<ParamsOf<E>> extends true
+  ? { params?: undefined }
+  : { params: ParamsOf<E> }) &
+  (IsEmpty<QueryOf<E>> extends true ? { query?: undefined } : { query?: QueryOf<E> }) &
+  (IsEmpty<BodyOf<E>> extends true ? { body?: undefined } : { body: BodyOf<E> });
+
+export interface RequestOptions {
+  on401?: On401;
+  signal?: AbortSignal;
+}
+
+type PathValues = Record<string, string | number>;
+type QueryValues = Record<string, string | number | boolean | undefined>;
+
+/** The URL of a call, e.g. endpointUrl(api.getUser, { params: { userId: 5 } }) -> '/api/users/5'. */
+export function endpointUrl<E extends Endpoint>(endpoint: E, input: RequestInput<E>): string {
+  const { params, query } = input as { params?: PathValues; query?: QueryValues };
+  return buildPath(endpoint.path, params ?? {}, query ?? {});
+}
+
+/**
+ * A typed call derived from a shared endpoint definition: fills the path, sends the body as JSON
+ * and parses the answer with the endpoint's response schema.
+ */
+export function apiRequest<E extends Endpoint>(
+  endpoint: E,
+  input: RequestInput<E>,
+  options: RequestOptions & { on401: 'returnNull' },
+): Promise<ResponseOf<E> | null>;
+export function apiRequest<E extends Endpoint>(
+  endpoint: E,
+  input: RequestInput<E>,
+  options?: RequestOptions & { on401?: 'throw' },
+): Promise<ResponseOf<E>>;
+export async function apiRequest<E extends Endpoint>(
+  endpoint: E,
+  input: RequestInput<E>,
+  options: RequestOptions = {},
+): Promise<ResponseOf<E> | null> {
+  const url = endpointUrl(endpoint, input);
+  const { body } = input as { body?: unknown };
+  const data = await apiFetch(url, {
+    method: endpoint.method,
+    json: endpoint.method !== 'GET' ? body : undefined,
+    on401: options.on401,
+    signal: options.signal,
+  });
+  if (data === null && options.on401 === 'returnNull') return null;
+  const parsed = endpoint.response.safeParse(data);
+  if (!parsed.success) throw new InvalidResponseError(url, parsed.error);
+  return parsed.data as ResponseOf<E>;
+}
+
+/**
+ * Query options for a shared GET endpoint. The key is [url], so the default fetcher, cache updates
+ * from the socket and invalidations all agree on it; the answer is parsed with the endpoint schema.
+ */
+export function endpointQuery<E extends Endpoint>(endpoint: E, input: RequestInput<E>) {
+  return queryOptions<ResponseOf<E>, Error, ResponseOf<E>, readonly [string]>({
+    queryKey: [endpointUrl(endpoint, input)] as const,
+    queryFn: ({ signal }) => apiRequest(endpoint, input, { signal }),
+  });
+}

@@ -1,0 +1,24 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+import { authCheckAtom } from '@/lib/auth-check';
+import { badgesAtom, EMPTY_BADGES } from '@/lib/badges';
+import { savedIntentAtom, selectedIntentAtom } from '@/lib/intent';
+import { reloadSession } from '@/lib/session';
+import { appStore } from '@/lib/store';
+import { toastsAtom } from '@/lib/toast';
+
+// Every test starts from empty storage and a fresh app state in the shared jotai store.
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  localStorage.clear();
+  sessionStorage.clear();
+  appStore.set(toastsAtom, []);
+  appStore.set(badgesAtom, EMPTY_BADGES);
+  appStore.set(selectedIntentAtom, null);
+  appStore.set(savedIntentAtom, null);
+  appStore.set(authCheckAtom, null);
+  reloadSession(appStore);
+});
