@@ -38,6 +38,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// npm exits on SIGTERM without passing it on; when our parent goes away, shut down the same way.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent && child.exitCode === null) child.kill('SIGTERM');
+}, 500).unref();
 
 function ensureDependencies() {
   const lockFile = path.join(root, 'package-lock.json');

@@ -29,6 +29,11 @@ async function stopAll(code: number): Promise<never> {
   process.exit(code);
 }
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll(0));
+// If whatever started us dies without a signal reaching us, stop rather than leave orphans.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) void stopAll(0);
+}, 500).unref();
 
 try {
   await reapStaleAppProcesses(runDir);
