@@ -1,7 +1,7 @@
 // Starts an embedded PostgreSQL and a local redis-server as child processes, for `npm start` and
 // `npm test` when DATABASE_URL / REDIS_URL are not set. Data lives under the given data directory.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -76,13 +76,18 @@ async function startPostgres(options: LocalStackOptions) {
   const pgUser = isRoot ? ensurePostgresUser() : undefined;
   const binRoot = preparePostgresBinaries(pgUser, options);
   const dataDir = preparePostgresDataDir(pgUser, options);
-  const passwordFile = path.join(options.dataDir, 'postgres.password');
-  if (!fs.existsSync(passwordFile)) fs.writeFileSync(passwordFile, randomBytes(18).toString('hex'), { mode: 0o600 });
+  // The password lives next to the cluster it belongs to, so the two never get separated.
+  const passwordFile = path.join(path.dirname(dataDir), 'postgres.password');
+  const initialised = fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (initialised && !fs.existsSync(passwordFile)) {
+    throw new Error(`${passwordFile} is missing for the cluster in ${dataDir}. Delete that directory to start afresh.`);
+  }
+  if (!initialised) fs.writeFileSync(passwordFile, randomBytes(18).toString('hex'), { mode: 0o600 });
   const password = fs.readFileSync(passwordFile, 'utf8').trim();
 
   const ids = pgUser ? { uid: pgUser.uid, gid: pgUser.gid } : {};
   const env = { ...process.env, LC_ALL: 'C', LANG: 'C' };
-  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+  if (!initialised) {
     options.log(`Initialising PostgreSQL data in ${dataDir}`);
     const pwfile = path.join(os.tmpdir(), `pm-pg-${randomBytes(6).toString('hex')}`);
     fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o644 });
@@ -124,13 +129,18 @@ async function startPostgres(options: LocalStackOptions) {
     // Own process group: Ctrl-C reaches only the launcher, which stops the database last.
     { ...ids, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
+  const stop = () => stopChild(child, 'SIGINT', 'PostgreSQL', options.log);
   await waitForOutput(child, /ready to accept connections/, 'PostgreSQL', 60_000);
-  child.stdout?.resume();
   options.log(`PostgreSQL ready on 127.0.0.1:${port}`);
 
   const url = (db: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
-  await ensureDatabase(url('postgres'), options.database);
-  return { url, stop: () => stopChild(child, 'SIGINT', 'PostgreSQL', options.log) };
+  try {
+    await ensureDatabase(url('postgres'), options.database);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
 }
 
 function ensurePostgresUser(): PgUser {
@@ -180,7 +190,7 @@ function preparePostgresBinaries(pgUser: PgUser | undefined, options: LocalStack
   if (!pgUser || reachable(pgUser, path.join(nativeDir, 'bin', 'postgres'))) return nativeDir;
 
   const version = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version as string;
-  const copyDir = path.join(rootRuntimeDir(options), `postgres-${version}`);
+  const copyDir = path.join(rootRuntimeDir(), `postgres-${version}`);
   if (!fs.existsSync(path.join(copyDir, '.complete'))) {
     options.log(`Copying PostgreSQL binaries to ${copyDir} (the checkout is not reachable by the postgres user)`);
     fs.rmSync(copyDir, { recursive: true, force: true });
@@ -206,12 +216,10 @@ function hydrateSymlinks(pkgDir: string): void {
   }
 }
 
-/** A root-owned directory every user can traverse, unique to this data directory. */
-function rootRuntimeDir(options: LocalStackOptions): string {
-  const key = createHash('sha256').update(path.resolve(options.dataDir)).digest('hex').slice(0, 12);
-  const dir = path.join('/var/lib/podmatch', key);
+/** A root-owned directory every user can traverse (0755), for what the postgres user must reach. */
+function rootRuntimeDir(): string {
+  const dir = '/var/lib/podmatch';
   fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-  fs.chmodSync('/var/lib/podmatch', 0o755);
   fs.chmodSync(dir, 0o755);
   return dir;
 }
@@ -227,8 +235,11 @@ function preparePostgresDataDir(pgUser: PgUser | undefined, options: LocalStackO
   if (stat?.isSymbolicLink()) {
     dataDir = fs.realpathSync(preferred);
   } else if (!reachable(pgUser, path.dirname(preferred))) {
-    // Keep the cluster where the postgres user can reach it, and point .data/postgres at it.
-    dataDir = path.join(rootRuntimeDir(options), 'postgres-data');
+    // Keep the cluster where the postgres user can reach it, and point .data/postgres at it. A new
+    // directory each time: a fresh checkout at the same path must not inherit someone's data.
+    const home = fs.mkdtempSync(path.join(rootRuntimeDir(), 'cluster-'));
+    fs.chmodSync(home, 0o755);
+    dataDir = path.join(home, 'postgres');
     if (stat) fs.rmSync(preferred, { recursive: true, force: true });
     fs.symlinkSync(dataDir, preferred);
     options.log(`PostgreSQL data kept in ${dataDir} (linked from ${preferred})`);

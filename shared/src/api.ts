@@ -31,12 +31,15 @@ export interface Endpoint<
   status: number;
 }
 
+/** No fields allowed (bodies, params): an unexpected field is a 400, never silently applied. */
 const none = z.object({}).strict();
+/** Query strings often carry harmless extras (cache busters); unknown keys are dropped. */
+const noQuery = z.object({});
 
 export function defineEndpoint<
   A extends Access,
   P extends z.ZodType = typeof none,
-  Q extends z.ZodType = typeof none,
+  Q extends z.ZodType = typeof noQuery,
   B extends z.ZodType = typeof none,
   R extends z.ZodType = z.ZodType,
 >(def: {
@@ -52,7 +55,7 @@ export function defineEndpoint<
   return {
     ...def,
     params: (def.params ?? none) as P,
-    query: (def.query ?? none) as Q,
+    query: (def.query ?? noQuery) as Q,
     body: (def.body ?? none) as B,
     status: def.status ?? 200,
   };

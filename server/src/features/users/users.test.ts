@@ -107,3 +107,16 @@ describe('users', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('query strings', () => {
+  it('ignores unknown query parameters such as cache busters', async () => {
+    const server = await startTestServer();
+    try {
+      const a = await server.login();
+      const res = await server.call('GET', `/api/users/${a.user.id}?_=${Date.now()}`, { token: a.token });
+      expect(res.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
