@@ -5,10 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { prepareDatabase } from '../server/src/db/prepare-database';
 import { buildClient } from './lib/client-build';
-import { freePort, type LocalStack, startLocalStack } from './lib/local-stack';
+import { freePort, type LocalStack, recreateDatabase, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
 import { ensureDebianPackages } from './lib/system-packages';
 
@@ -97,18 +96,6 @@ async function ensureStack(): Promise<LocalStack> {
     log,
   });
   return stack;
-}
-
-async function recreateDatabase(baseUrl: string, database: string): Promise<string> {
-  const client = new pg.Client({ connectionString: `${baseUrl}postgres` });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(database)} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
-  } finally {
-    await client.end();
-  }
-  return `${baseUrl}${database}`;
 }
 
 try {

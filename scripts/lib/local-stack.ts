@@ -250,6 +250,19 @@ function preparePostgresDataDir(pgUser: PgUser | undefined, options: LocalStackO
   return dataDir;
 }
 
+/** Drops (closing its connections) and creates a database; returns its URL. For tests. */
+export async function recreateDatabase(postgresBaseUrl: string, database: string): Promise<string> {
+  const client = new pg.Client({ connectionString: `${postgresBaseUrl}postgres` });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(database)} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+  return `${postgresBaseUrl}${database}`;
+}
+
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

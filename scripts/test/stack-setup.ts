@@ -2,10 +2,9 @@
 // passes the services it started (PODMATCH_TEST_POSTGRES / PODMATCH_TEST_REDIS); run alone,
 // a tier starts its own under .data/test-<tier>. Each tier gets a freshly migrated database.
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { initOrm, migrate } from '../../server/src/db/orm';
-import { type LocalStack, startLocalStack } from '../lib/local-stack';
+import { type LocalStack, recreateDatabase, startLocalStack } from '../lib/local-stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,8 +30,7 @@ export default async function setup(project: TestProject) {
     redisBase = stack.redisUrl;
   }
   const database = `podmatch_test_${project.name}`;
-  await recreateDatabase(`${postgresBase}postgres`, database);
-  const databaseUrl = `${postgresBase}${database}`;
+  const databaseUrl = await recreateDatabase(postgresBase, database);
   const orm = await initOrm(databaseUrl);
   await migrate(orm);
   await orm.close();
@@ -43,15 +41,4 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stack?.stop();
   };
-}
-
-async function recreateDatabase(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(database)} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
-  } finally {
-    await client.end();
-  }
 }
