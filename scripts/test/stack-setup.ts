@@ -21,7 +21,7 @@ export default async function setup(project: TestProject) {
   let stack: LocalStack | undefined;
   if (!postgresBase || !redisBase) {
     stack = await startLocalStack({
-      dataDir: path.resolve(`.data/test-${project.name}`),
+      dataDir: path.resolve(process.env.PODMATCH_TEST_DATA_DIR ?? `.data/test-${project.name}`),
       database: 'postgres',
       persistRedis: false,
       log: () => {},

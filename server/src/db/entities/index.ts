@@ -1,14 +1,18 @@
+import { BlockSchema } from './block.entity';
 import { MatchSchema } from './match.entity';
 import { MessageSchema } from './message.entity';
 import { PodcastSchema } from './podcast.entity';
+import { PodcastEpisodeSchema } from './podcast-episode.entity';
 import { SessionSchema } from './session.entity';
 import { UserSchema } from './user.entity';
 import { UserPodcastSchema } from './user-podcast.entity';
 import { UserProfileSchema } from './user-profile.entity';
 
+export * from './block.entity';
 export * from './match.entity';
 export * from './message.entity';
 export * from './podcast.entity';
+export * from './podcast-episode.entity';
 export * from './session.entity';
 export * from './user.entity';
 export * from './user-podcast.entity';
@@ -18,8 +22,10 @@ export const entities = [
   UserSchema,
   UserProfileSchema,
   PodcastSchema,
+  PodcastEpisodeSchema,
   UserPodcastSchema,
   MatchSchema,
   MessageSchema,
   SessionSchema,
+  BlockSchema,
 ];

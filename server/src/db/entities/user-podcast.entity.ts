@@ -15,6 +15,9 @@ export const UserPodcastSchema = defineEntity({
     hidden: p.boolean().default(false),
     timesListened: p.integer().default(0),
     lastEpisode: p.text().nullable(),
+    /** Where the entry came from: disconnecting Spotify removes only its own entries. */
+    source: p.enum(['spotify', 'opml', 'manual']).default('manual'),
+    createdAt: p.datetime().defaultRaw('now()'),
   },
   uniques: [{ properties: ['userId', 'podcastId'] }],
 });

@@ -14,6 +14,8 @@ export const UserProfileSchema = defineEntity({
     tagline: p.text().nullable(),
     videoIntroUrl: p.text().nullable(),
     profilePicture: p.text().nullable(),
+    /** Whether this person wants to appear in feeds of this intent. */
+    active: p.boolean().default(true),
   },
   uniques: [{ properties: ['userId', 'intent'] }],
 });
