@@ -18,7 +18,7 @@ export interface JobDefinition<
   result: R;
   options: JobOptions;
   /** While a job with the same key is waiting or running, enqueueing it again is a no-op. */
-  dedupeKey?: (payload: z.output<P>) => string;
+  dedupeKey?: (payload: z.output<P>) => string | undefined;
   /** The user whose room receives this job's status events. */
   notifyUser?: (payload: z.output<P>) => number;
 }
@@ -29,7 +29,7 @@ export function defineJob<Name extends string, P extends z.ZodType, R extends z.
   return { ...def, options: { attempts: 3, backoffMs: 1000, keepSeconds: 3600, ...def.options } };
 }
 
-export const QUEUES = { media: 'media' } as const;
+export const QUEUES = { media: 'media', sync: 'sync' } as const;
 
 export const jobs = {
   /** Renders the letter avatar for a user (their initial on their intent's colours). */
@@ -39,6 +39,26 @@ export const jobs = {
     payload: z.object({ userId: z.number().int().positive() }),
     result: z.object({ profilePicture: z.string() }),
     dedupeKey: (p) => `avatar.generate:${p.userId}`,
+    notifyUser: (p) => p.userId,
+  }),
+  /**
+   * Refreshes podcasts from their source: a user's Spotify library (saved shows and episodes), or
+   * the RSS feeds of the given podcasts (after an OPML import). Progress goes to the user's room.
+   */
+  podcastsSync: defineJob({
+    name: 'podcasts.sync',
+    queue: QUEUES.sync,
+    payload: z.discriminatedUnion('source', [
+      z.object({ source: z.literal('spotify'), userId: z.number().int().positive() }),
+      z.object({
+        source: z.literal('rss'),
+        userId: z.number().int().positive(),
+        podcastIds: z.array(z.number().int().positive()).max(2000),
+      }),
+    ]),
+    result: z.object({ podcasts: z.number().int(), failed: z.number().int() }),
+    options: { attempts: 5, backoffMs: 2000 },
+    dedupeKey: (p) => (p.source === 'spotify' ? `podcasts.sync:spotify:${p.userId}` : undefined),
     notifyUser: (p) => p.userId,
   }),
 } as const;
