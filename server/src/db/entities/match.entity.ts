@@ -17,6 +17,9 @@ export const MatchSchema = defineEntity({
     matchPercentage: p.integer().default(0),
     user1Liked: p.boolean().default(false).fieldName('user1_liked'),
     user2Liked: p.boolean().default(false).fieldName('user2_liked'),
+    /** Whether each side has acted (liked or passed) in this intent; a pass leaves liked false. */
+    user1Acted: p.boolean().default(false).fieldName('user1_acted'),
+    user2Acted: p.boolean().default(false).fieldName('user2_acted'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['user1Id', 'user2Id', 'intent'] }],
