@@ -1,76 +1,134 @@
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Intent } from '@shared/index';
-import { createUser } from '../../features/users/user.service';
-import { UserSchema } from '../entities';
+import { INTENT_INFO, INTENTS } from '@shared/index';
+import { PodcastEpisodeSchema, PodcastSchema, UserPodcastSchema, UserProfileSchema, UserSchema } from '../entities';
+import { DEMO_PEOPLE } from './data/demo-people';
+import { PODCAST_CATALOG } from './data/podcast-catalog';
+import { activeIntents, hashString, LibraryBuilder } from './demo-library';
 
-interface DemoPerson {
-  username: string;
-  displayName: string;
-  intent: Intent;
-  romanticTagline: string;
-  platonicTagline: string;
-  professionalTagline: string;
+export { DEMO_PEOPLE } from './data/demo-people';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Serialises concurrent seeders (two launchers against one database) on one advisory lock. */
+const SEED_LOCK_KEY = 7_346_201;
+
+/**
+ * Demo people log in only through dev login, never with a password: store a random value in the
+ * shape of a password hash that no password matches (cheaper than scrypt for sixty people).
+ */
+const unusablePassword = () => `scrypt$${randomBytes(16).toString('hex')}$${randomBytes(32).toString('hex')}`;
+
+export interface SeedOptions {
+  /** The moment listening dates are relative to; tests pass a fixed one. */
+  now?: Date;
 }
 
-/** A handful of demo people so a new install has someone in it; later seeds grow this. */
-export const DEMO_PEOPLE: DemoPerson[] = [
-  {
-    username: 'demo.maya',
-    displayName: 'Maya',
-    intent: 'romantic',
-    romanticTagline: 'True-crime by night, science shows by day',
-    platonicTagline: 'Looking for a podcast book club',
-    professionalTagline: 'Product designer who learns from founder interviews',
-  },
-  {
-    username: 'demo.theo',
-    displayName: 'Theo',
-    intent: 'platonic',
-    romanticTagline: 'Will trade history deep-dives for good coffee',
-    platonicTagline: 'Long walks, longer episodes',
-    professionalTagline: 'Data engineer, listens to tech news on the commute',
-  },
-  {
-    username: 'demo.priya',
-    displayName: 'Priya',
-    intent: 'professional',
-    romanticTagline: 'Comedy podcasts are my love language',
-    platonicTagline: 'Always up for a pub quiz',
-    professionalTagline: 'Founder in climate tech, happy to swap notes',
-  },
-  {
-    username: 'demo.jonas',
-    displayName: 'Jonas',
-    intent: 'romantic',
-    romanticTagline: 'Looking for someone to finish my episode queue with',
-    platonicTagline: 'Board games and sci-fi audio dramas',
-    professionalTagline: 'Teacher curious about learning science',
-  },
-  {
-    username: 'demo.lea',
-    displayName: 'Léa',
-    intent: 'platonic',
-    romanticTagline: 'Language-learning podcasts, slowly',
-    platonicTagline: 'New in town, say hi',
-    professionalTagline: 'Journalist tracking the audio industry',
-  },
-  {
-    username: 'demo.sam',
-    displayName: 'Sam',
-    intent: 'professional',
-    romanticTagline: 'Sports talk and cooking shows',
-    platonicTagline: 'Running club plus a podcast on every run',
-    professionalTagline: 'Sales lead, mentor, interview-podcast nerd',
-  },
-];
+/**
+ * Seeds the podcast catalog and the demo people with their profiles and libraries into an empty
+ * database (no users and no podcasts), in one transaction with bulk inserts. Returns the ids of the
+ * people it created (none if the database was not empty), so the caller can queue their avatars.
+ */
+export async function seedDemoData(em: EntityManager, options: SeedOptions = {}): Promise<number[]> {
+  const now = options.now ?? new Date();
+  return em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(?)', [SEED_LOCK_KEY]);
+    if ((await tx.count(UserSchema, {})) > 0 || (await tx.count(PodcastSchema, {})) > 0) return [];
 
-/** Seeds the demo people into an empty database; returns the ids it created (none if not empty). */
-export async function seedDemoData(em: EntityManager): Promise<number[]> {
-  if ((await em.count(UserSchema, {})) > 0) return [];
-  const ids: number[] = [];
-  for (const person of DEMO_PEOPLE) {
-    const user = await createUser(em.fork(), { ...person, isDemo: true });
-    ids.push(user.id);
-  }
-  return ids;
+    // The catalog.
+    await tx.insertMany(
+      PodcastSchema,
+      PODCAST_CATALOG.map((show) => ({
+        name: show.name,
+        creator: show.creator,
+        category: show.category,
+        categories: [...show.categories],
+        feedUrl: show.feedUrl,
+        spotifyId: null,
+        imageUrl: null,
+        title: null,
+        description: null,
+        lastFetchedAt: null,
+        fetchError: null,
+        createdAt: now,
+      })),
+    );
+    const podcastIds = new Map<string, number>();
+    for (const row of await tx.find(PodcastSchema, {}, { fields: ['id', 'name'] })) podcastIds.set(row.name, row.id);
+
+    // The people.
+    await tx.insertMany(
+      UserSchema,
+      DEMO_PEOPLE.map((person) => {
+        const joined = new Date(now.getTime() - (30 + (hashString(person.username) % 300)) * DAY_MS);
+        return {
+          username: person.username,
+          password: unusablePassword(),
+          displayName: person.displayName,
+          intent: person.intent,
+          romanticTagline: person.romanticTagline,
+          platonicTagline: person.platonicTagline,
+          professionalTagline: person.professionalTagline,
+          matchPreferences: { minMatchPercentage: 0 },
+          isDemo: true,
+          createdAt: joined,
+          updatedAt: joined,
+        };
+      }),
+    );
+    const userIds = new Map<string, number>();
+    for (const row of await tx.find(UserSchema, {}, { fields: ['id', 'username'] })) userIds.set(row.username, row.id);
+    const idOf = (username: string) => userIds.get(username)!;
+
+    await tx.insertMany(
+      UserProfileSchema,
+      DEMO_PEOPLE.flatMap((person, position) => {
+        const active = activeIntents(person.intent, position);
+        return INTENTS.map((intent) => ({
+          userId: idOf(person.username),
+          intent,
+          displayName: person.displayName,
+          tagline: person[INTENT_INFO[intent].taglineField],
+          videoIntroUrl: null,
+          profilePicture: null,
+          active: active.has(intent),
+        }));
+      }),
+    );
+
+    // Libraries, and the recent episodes of every show in one.
+    const builder = new LibraryBuilder(PODCAST_CATALOG, now);
+    const libraryRows = DEMO_PEOPLE.flatMap((person, position) =>
+      builder.build(person, position).map((entry) => ({
+        userId: idOf(person.username),
+        podcastId: podcastIds.get(entry.show.name)!,
+        episodeCount: entry.episodeCount,
+        lastListened: entry.lastListened,
+        hidden: entry.hidden,
+        timesListened: entry.timesListened,
+        lastEpisode: entry.lastEpisode,
+        source: 'manual' as const,
+        createdAt: entry.addedAt,
+      })),
+    );
+    await tx.insertMany(UserPodcastSchema, libraryRows);
+
+    const listenedShows = PODCAST_CATALOG.filter((show) => builder.hasEpisodes(show));
+    await tx.insertMany(
+      PodcastEpisodeSchema,
+      listenedShows.flatMap((show) =>
+        builder.episodesOf(show).map((episode) => ({
+          podcastId: podcastIds.get(show.name)!,
+          guid: episode.guid,
+          title: episode.title,
+          description: episode.description,
+          episodeNumber: episode.episodeNumber,
+          publishedAt: episode.publishedAt,
+          durationSeconds: episode.durationSeconds,
+          spotifyId: null,
+        })),
+      ),
+    );
+
+    return DEMO_PEOPLE.map((person) => idOf(person.username));
+  });
 }

@@ -1,0 +1,90 @@
+import { IMAGE_PROXY_LIMITS, imageProxyUrl } from '@shared/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/harness';
+import { placeholderColors, placeholderInitial, renderPlaceholderSvg } from './placeholder';
+
+describe('letter placeholder', () => {
+  it('uses the first letter or digit, skipping a leading "The" and symbols', () => {
+    expect(placeholderInitial('The Daily')).toBe('D');
+    expect(placeholderInitial('99% Invisible')).toBe('9');
+    expect(placeholderInitial('“Ólafur’s” show')).toBe('Ó');
+    expect(placeholderInitial('🎧 beats')).toBe('B');
+    expect(placeholderInitial('The')).toBe('T');
+    expect(placeholderInitial('!!!')).toBe('?');
+  });
+
+  it('derives a stable colour from the name', () => {
+    expect(placeholderColors('Radiolab')).toEqual(placeholderColors(' radiolab '));
+    expect(placeholderColors('Radiolab')).not.toEqual(placeholderColors('Serial'));
+  });
+
+  it('escapes the name', () => {
+    const svg = renderPlaceholderSvg('<script>alert("x")</script> & co');
+    expect(svg).not.toContain('<script');
+    expect(svg).toContain('aria-label="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co"');
+  });
+});
+
+describe('GET /api/proxy/image', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  const get = (query: string) => server.call('GET', `/api/proxy/image${query}`);
+
+  it('answers anyone, signed in or not, with an SVG placeholder and cache headers', async () => {
+    const res = await get('?name=Hardcore%20History');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(res.headers.get('cache-control')).toContain('max-age=');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.text.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(res.text.trim().endsWith('</svg>')).toBe(true);
+    expect(res.text).toContain('>H</text>');
+    const { token } = await server.login();
+    const signedIn = await server.call('GET', '/api/proxy/image?name=Hardcore%20History', { token });
+    expect(signedIn.text).toBe(res.text);
+  });
+
+  it('escapes the name in the SVG', async () => {
+    const res = await get(`?name=${encodeURIComponent('"><script>alert(1)</script>')}`);
+    expect(res.status).toBe(200);
+    expect(res.text).not.toContain('<script');
+    expect(res.text).toContain('&lt;script&gt;');
+  });
+
+  it('answers the placeholder for a url too (remote images come with the SSRF-safe fetcher)', async () => {
+    for (const url of ['https://example.com/cover.jpg', 'javascript:alert(1)', 'http://127.0.0.1/x']) {
+      const res = await get(`?name=Serial&url=${encodeURIComponent(url)}&spotifyId=2hmkzUtix0qTqvtpPcMzEL`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('>S</text>');
+    }
+  });
+
+  it('works with the shared URL helper', async () => {
+    const res = await server.call('GET', imageProxyUrl({ name: 'The Moth\n', imageUrl: null }));
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('>M</text>');
+  });
+
+  it('rejects bad input with 400 and a message', async () => {
+    const bad = [
+      '',
+      '?name=',
+      '?name=%20%20',
+      `?name=${'a'.repeat(IMAGE_PROXY_LIMITS.nameMaxLength + 1)}`,
+      '?name=a&name=b',
+      '?name=a%00b',
+      '?name=a&spotifyId=../../etc',
+      `?url=https://example.com/${'a'.repeat(IMAGE_PROXY_LIMITS.urlMaxLength)}`,
+      '?name[x]=1',
+    ];
+    for (const query of bad) {
+      const res = await get(query);
+      expect(res.status, query).toBe(400);
+      expect(res.json?.message, query).toMatch(/^Invalid query/);
+    }
+  });
+});
