@@ -1,9 +1,114 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobPayload, JobResult } from '@shared/index';
+import Parser from 'rss-parser';
+import { PodcastSchema } from '../../../server/src/db/entities';
+import { DEFAULT_FETCH_OPTIONS, safeFetchText } from '../../../server/src/features/podcasts/safe-fetch';
 import type { JobContext } from './handler';
 
 type RssPayload = Extract<JobPayload<'podcastsSync'>, { source: 'rss' }>;
 
-/** Reads each podcast's RSS feed for title, author, artwork, categories and recent episodes. */
-export async function syncRssFeeds(_payload: RssPayload, _ctx: JobContext): Promise<JobResult<'podcastsSync'>> {
-  throw new Error('RSS sync is not available yet');
+const RECENT_EPISODES = 20;
+const PARALLEL_FETCHES = 4;
+
+interface ItunesFeed {
+  itunes?: { author?: string; image?: string; categories?: string[]; summary?: string };
+}
+interface ItunesItem {
+  itunes?: { episode?: string; duration?: string; summary?: string };
+}
+
+const parser: Parser<ItunesFeed, ItunesItem> = new Parser({ timeout: 0, maxRedirects: 0 });
+
+/** "1:02:03", "62:03" or "3723" to seconds. */
+export function parseDuration(value: string | undefined): number | null {
+  if (!value) return null;
+  const parts = value.trim().split(':').map(Number);
+  if (parts.some((n) => !Number.isFinite(n))) return null;
+  const seconds = parts.reduce((total, n) => total * 60 + n, 0);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds) : null;
+}
+
+const clean = (text: string | undefined, max: number) =>
+  text
+    ? text
+        .replace(/<[^>]*>/g, '')
+        .trim()
+        .slice(0, max) || null
+    : null;
+
+/** Reads one feed and stores the show's details and its recent episodes; returns an error text or null. */
+export async function syncFeed(em: EntityManager, podcastId: number, allowedIps: string[]): Promise<string | null> {
+  const podcast = await em.findOne(PodcastSchema, podcastId);
+  if (!podcast?.feedUrl) return 'no feed URL';
+  try {
+    const response = await safeFetchText(podcast.feedUrl, { ...DEFAULT_FETCH_OPTIONS, allowedIps });
+    if (response.status >= 400) throw new Error(`the feed answered HTTP ${response.status}`);
+    const feed = await parser.parseString(response.body);
+    const categories = [...new Set((feed.itunes?.categories ?? []).map((c) => c.trim()).filter(Boolean))].slice(0, 5);
+    podcast.name = clean(feed.title, 300) ?? podcast.name;
+    podcast.title = clean(feed.title, 300);
+    podcast.creator = clean(feed.itunes?.author, 200) ?? podcast.creator ?? null;
+    podcast.imageUrl = feed.itunes?.image ?? feed.image?.url ?? podcast.imageUrl ?? null;
+    podcast.description = clean(feed.description ?? feed.itunes?.summary, 4000);
+    if (categories.length > 0) {
+      podcast.categories = categories;
+      podcast.category = categories[0] ?? null;
+    }
+    podcast.lastFetchedAt = new Date();
+    podcast.fetchError = null;
+    await em.flush();
+
+    const items = (feed.items ?? []).slice(0, RECENT_EPISODES);
+    for (const item of items) {
+      const guid = (item.guid ?? item.link ?? item.title ?? '').slice(0, 500);
+      if (!guid || !item.title) continue;
+      const published = item.isoDate ? new Date(item.isoDate) : null;
+      await em.getConnection().execute(
+        `insert into podcast_episodes (podcast_id, guid, title, description, episode_number, published_at, duration_seconds)
+         values (?, ?, ?, ?, ?, ?, ?)
+         on conflict (podcast_id, guid) do update set title = excluded.title, description = excluded.description,
+           episode_number = excluded.episode_number, published_at = excluded.published_at,
+           duration_seconds = excluded.duration_seconds`,
+        [
+          podcastId,
+          guid,
+          clean(item.title, 500),
+          clean(item.contentSnippet ?? item.itunes?.summary, 2000),
+          item.itunes?.episode && /^\d+$/.test(item.itunes.episode) ? Number(item.itunes.episode) : null,
+          published && !Number.isNaN(published.getTime()) ? published : null,
+          parseDuration(item.itunes?.duration),
+        ],
+      );
+    }
+    return null;
+  } catch (error) {
+    const message = (error as Error).message.slice(0, 500);
+    podcast.lastFetchedAt = new Date();
+    podcast.fetchError = message;
+    await em.flush();
+    return message;
+  }
+}
+
+/**
+ * Reads each podcast's RSS feed for title, author, artwork, categories and recent episodes.
+ * A broken feed is recorded on the podcast (fetchError) and does not fail the others.
+ */
+export async function syncRssFeeds(payload: RssPayload, ctx: JobContext): Promise<JobResult<'podcastsSync'>> {
+  let done = 0;
+  let failed = 0;
+  const queue = [...payload.podcastIds];
+  const runOne = async () => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      const error = await syncFeed(ctx.em.fork(), id, ctx.feedFetchAllowedIps);
+      if (error) {
+        failed++;
+        ctx.logger.warn(`feed of podcast ${id} failed: ${error}`);
+      }
+      done++;
+      await ctx.progress(Math.round((done / payload.podcastIds.length) * 100));
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_FETCHES }, runOne));
+  return { podcasts: done - failed, failed };
 }

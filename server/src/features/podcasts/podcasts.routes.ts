@@ -1,0 +1,101 @@
+import { api } from '@shared/index';
+import { Router } from 'express';
+import multer from 'multer';
+import type { AppDeps } from '../../app-deps';
+import { badRequest, forbidden, HttpError, notFound } from '../../http/errors';
+import { mount } from '../../http/route';
+import { userPolicy } from '../users/user.policy';
+import { OPML_LIMITS, OpmlError, parseOpml } from './opml';
+import { addToLibrary, importFeeds, listLibrary, removeEntry, searchCatalog, setHidden } from './podcast.service';
+
+/** Feeds per sync job: small enough that progress moves, large enough to keep jobs few. */
+const FEEDS_PER_JOB = 50;
+
+const upload = multer({
+  storage: multer.memoryStorage(),
+  limits: { fileSize: OPML_LIMITS.maxBytes, files: 1, fields: 5, parts: 10 },
+}).single('opml');
+
+export function podcastsRoutes(deps: AppDeps): Router {
+  const router = Router();
+  /** Who matches whom depends on libraries: refresh this user's feed candidates. */
+  const libraryChanged = (userId: number) => deps.jobs.enqueue('matchesRecompute', { scope: 'user', userId });
+
+  // Signed in: the owner sees every entry, others only visible ones (hidden stays hidden).
+  mount(router, api.listUserPodcasts, async ({ params, auth, req }) =>
+    listLibrary(req.em, params.userId, userPolicy.isOwner(auth, params.userId)),
+  );
+
+  // Owner only.
+  mount(router, api.addUserPodcast, async ({ params, body, auth, req }) => {
+    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only change your own library.');
+    const entry = await addToLibrary(req.em, params.userId, body.podcastId);
+    if (!entry) throw notFound('Podcast not found.');
+    await libraryChanged(params.userId);
+    return entry;
+  });
+
+  // Owner only. The file is parsed and stored at once; feeds are read by the worker afterwards.
+  mount(
+    router,
+    api.importOpml,
+    async ({ params, auth, req }) => {
+      if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only change your own library.');
+      if (!req.file) throw badRequest('Attach the OPML file in the form field "opml".');
+      let parsed: ReturnType<typeof parseOpml>;
+      try {
+        parsed = parseOpml(req.file.buffer.toString('utf8'));
+      } catch (error) {
+        if (error instanceof OpmlError) throw badRequest(error.message);
+        throw error;
+      }
+      const result = await importFeeds(req.em, params.userId, parsed.feeds);
+      if (result.added > 0) await libraryChanged(params.userId);
+      const jobIds: string[] = [];
+      for (let i = 0; i < result.staleIds.length; i += FEEDS_PER_JOB) {
+        const podcastIds = result.staleIds.slice(i, i + FEEDS_PER_JOB);
+        jobIds.push(await deps.jobs.enqueue('podcastsSync', { source: 'rss', userId: params.userId, podcastIds }));
+      }
+      return {
+        feeds: parsed.feeds.length,
+        added: result.added,
+        alreadyInLibrary: result.alreadyInLibrary,
+        skipped: parsed.skipped,
+        jobIds,
+      };
+    },
+    [
+      (req, res, next) =>
+        upload(req, res, (error: unknown) => {
+          if (!error) return next();
+          if (error instanceof multer.MulterError) {
+            const message =
+              error.code === 'LIMIT_FILE_SIZE'
+                ? 'The OPML file is larger than 1 MB.'
+                : `Upload refused: ${error.message}.`;
+            return next(new HttpError(error.code === 'LIMIT_FILE_SIZE' ? 413 : 400, 'bad_upload', message));
+          }
+          next(badRequest('Send the OPML file as multipart/form-data.'));
+        }),
+    ],
+  );
+
+  // Owner only; someone else's entry answers 404 so hidden entries do not leak.
+  mount(router, api.updateUserPodcast, async ({ params, body, auth, req }) => {
+    const entry = await setHidden(req.em, params.id, auth.userId, body.hidden);
+    if (!entry) throw notFound('Podcast entry not found.');
+    await libraryChanged(auth.userId);
+    return entry;
+  });
+
+  mount(router, api.removeUserPodcast, async ({ params, auth, req }) => {
+    if (!(await removeEntry(req.em, params.id, auth.userId))) throw notFound('Podcast entry not found.');
+    await libraryChanged(auth.userId);
+    return { ok: true as const };
+  });
+
+  // Signed in: the catalog is shared by everyone.
+  mount(router, api.searchPodcasts, async ({ query, req }) => searchCatalog(req.em, query.q, query.limit));
+
+  return router;
+}

@@ -1,0 +1,137 @@
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+import { useAgent as filteringAgentFor } from 'request-filtering-agent';
+
+export interface SafeFetchOptions {
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects: number;
+  /** Addresses allowed despite being private/loopback (tests point feeds at 127.0.0.1). */
+  allowedIps: string[];
+}
+
+export const DEFAULT_FETCH_OPTIONS: SafeFetchOptions = {
+  maxBytes: 5 * 1024 * 1024,
+  timeoutMs: 10_000,
+  maxRedirects: 3,
+  allowedIps: [],
+};
+
+export class FetchRefusedError extends Error {}
+
+/** Only http(s), no credentials, no fragments; returns the cleaned URL or throws. */
+export function normalizeFeedUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new FetchRefusedError(`Not a valid URL: ${raw.slice(0, 100)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new FetchRefusedError(`Only http and https feeds are supported: ${url.protocol}`);
+  }
+  // Credentials embedded in exported feed URLs (private feeds) are not ours to keep.
+  url.username = '';
+  url.password = '';
+  url.hash = '';
+  const cleaned = url.toString();
+  if (cleaned.length > 2048) throw new FetchRefusedError('URL is too long');
+  return cleaned;
+}
+
+/**
+ * GETs a URL as text, refusing loopback, private, link-local and reserved addresses (checked on
+ * the resolved address at connect time, so DNS rebinding does not help), with size, time and
+ * redirect limits. Redirects are followed by hand so every hop is checked.
+ */
+export async function safeFetchText(
+  rawUrl: string,
+  options: SafeFetchOptions = DEFAULT_FETCH_OPTIONS,
+): Promise<{ url: string; status: number; contentType: string; body: string }> {
+  let url = normalizeFeedUrl(rawUrl);
+  for (let hop = 0; hop <= options.maxRedirects; hop++) {
+    const response = await requestOnce(url, options);
+    if (response.redirect) {
+      url = normalizeFeedUrl(new URL(response.redirect, url).toString());
+      continue;
+    }
+    return { url, status: response.status, contentType: response.contentType, body: response.body };
+  }
+  throw new FetchRefusedError(`Too many redirects (more than ${options.maxRedirects})`);
+}
+
+interface OnceResult {
+  status: number;
+  contentType: string;
+  body: string;
+  redirect?: string;
+}
+
+function requestOnce(url: string, options: SafeFetchOptions): Promise<OnceResult> {
+  const client = url.startsWith('https:') ? https : http;
+  const agent = filteringAgentFor(url, { allowIPAddressList: options.allowedIps, keepAlive: false });
+  return new Promise((resolve, reject) => {
+    const req = client.get(
+      url,
+      {
+        agent,
+        headers: {
+          'user-agent': 'PodMatch/0.1 (+feed reader)',
+          accept: 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+        timeout: options.timeoutMs,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          resolve({ status, contentType: '', body: '', redirect: res.headers.location });
+          return;
+        }
+        const declared = Number(res.headers['content-length'] ?? 0);
+        if (declared > options.maxBytes) {
+          res.destroy();
+          reject(new FetchRefusedError(`Response is larger than ${options.maxBytes} bytes`));
+          return;
+        }
+        let stream: NodeJS.ReadableStream = res;
+        const encoding = res.headers['content-encoding'];
+        if (encoding === 'gzip') stream = res.pipe(zlib.createGunzip());
+        else if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
+        else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
+        const chunks: Buffer[] = [];
+        let size = 0;
+        stream.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) {
+            res.destroy();
+            reject(new FetchRefusedError(`Response is larger than ${options.maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        stream.on('end', () =>
+          resolve({
+            status,
+            contentType: String(res.headers['content-type'] ?? ''),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        stream.on('error', reject);
+      },
+    );
+    // Overall deadline, not just idle time: a slow drip must not hold a worker forever.
+    const deadline = setTimeout(
+      () => req.destroy(new FetchRefusedError(`Timed out after ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    req.on('close', () => clearTimeout(deadline));
+    req.on('timeout', () => req.destroy(new FetchRefusedError(`Timed out after ${options.timeoutMs} ms`)));
+    req.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(/is not allowed/.test(error.message) ? new FetchRefusedError(error.message) : error);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { TimestampSchema } from './common';
+
+export const PodcastSummarySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  creator: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  category: z.string().nullable(),
+});
+export type PodcastSummary = z.infer<typeof PodcastSummarySchema>;
+
+export const PodcastSourceSchema = z.enum(['spotify', 'opml', 'manual']);
+
+/** A library entry (SPEC section 3 user_podcasts) with its podcast. */
+export const UserPodcastEntrySchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  podcastId: z.number().int(),
+  episodeCount: z.number().int().nullable(),
+  lastListened: TimestampSchema.nullable(),
+  hidden: z.boolean(),
+  timesListened: z.number().int(),
+  lastEpisode: z.string().nullable(),
+  source: PodcastSourceSchema,
+  podcast: PodcastSummarySchema,
+});
+export type UserPodcastEntry = z.infer<typeof UserPodcastEntrySchema>;
+
+export const UserPodcastListSchema = z.array(UserPodcastEntrySchema);
+
+export const UpdateUserPodcastBodySchema = z.strictObject({
+  hidden: z.boolean({ error: 'hidden must be true or false' }),
+});
+
+export const AddUserPodcastBodySchema = z.strictObject({ podcastId: z.number().int().positive() });
+
+export const PodcastSearchQuerySchema = z.object({
+  q: z.string().trim().min(1, 'Type something to search for').max(100, 'Search text is too long'),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+
+export const PodcastSearchResultSchema = z.array(PodcastSummarySchema);
+
+export const OpmlImportResultSchema = z.object({
+  /** Feeds listed in the file (after removing duplicates and unusable URLs). */
+  feeds: z.number().int(),
+  /** Entries newly added to the library. */
+  added: z.number().int(),
+  /** Feeds that were already in the library. */
+  alreadyInLibrary: z.number().int(),
+  /** Outlines whose URL could not be used (not http/https, malformed). */
+  skipped: z.number().int(),
+  /** The job that reads the feeds; its progress arrives as job:status events. */
+  jobIds: z.array(z.string()),
+});
+export type OpmlImportResult = z.infer<typeof OpmlImportResultSchema>;
