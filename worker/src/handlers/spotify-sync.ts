@@ -1,12 +1,210 @@
-import type { JobPayload, JobResult } from '@shared/index';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type JobPayload, type JobResult, rooms } from '@shared/index';
+import { UnrecoverableError } from 'bullmq';
+import { PodcastEpisodeSchema, PodcastSchema, UserPodcastSchema, UserSchema } from '../../../server/src/db/entities';
+import {
+  type SavedEpisode,
+  SavedEpisodeSchema,
+  type SavedShow,
+  SavedShowSchema,
+  SpotifyApi,
+  type SpotifyHttpOptions,
+  SpotifyReconnectError,
+  type SpotifyShow,
+} from '../../../server/src/features/spotify/spotify-client';
+import { loadSpotifyConfig, type SpotifyConfig } from '../../../server/src/features/spotify/spotify-config';
+import { hasTokens, userTokenSource } from '../../../server/src/features/spotify/spotify-tokens';
+import { toSelfUser } from '../../../server/src/features/users/user.presenter';
 import type { JobContext } from './handler';
 
 type SpotifyPayload = Extract<JobPayload<'podcastsSync'>, { source: 'spotify' }>;
+type Result = JobResult<'podcastsSync'>;
+
+/** Spotify's largest page size for /me/shows and /me/episodes. */
+const PAGE_SIZE = 50;
+
+/** What the library keeps of one show: the show, when it was saved, and its saved episodes. */
+interface ShowListening {
+  show: SpotifyShow;
+  savedAt: Date | null;
+  episodes: SavedEpisode[];
+}
+
+const parseDate = (value: string | null | undefined): Date | null => {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+};
+
+/** release_date is "2024", "2024-05" or "2024-05-17" depending on its precision. */
+function releaseDate(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const full = /^\d{4}$/.test(value) ? `${value}-01-01` : /^\d{4}-\d{2}$/.test(value) ? `${value}-01` : value;
+  return parseDate(`${full.slice(0, 10)}T00:00:00Z`);
+}
+
+/** Started or finished, per the episode's resume point. */
+const listened = (e: SavedEpisode) =>
+  Boolean(e.episode.resume_point?.fully_played) || (e.episode.resume_point?.resume_position_ms ?? 0) > 0;
+
+const newestFirst = (a: SavedEpisode, b: SavedEpisode) =>
+  (parseDate(b.added_at)?.getTime() ?? 0) - (parseDate(a.added_at)?.getTime() ?? 0);
+
+/**
+ * The listening figures of one show (docs/spotify.md):
+ * - episodeCount: the show's total_episodes, else the number of its saved episodes;
+ * - timesListened: its saved episodes that were started or finished (resume point);
+ * - lastEpisode / lastListened: the most recently saved of those (of all its saved episodes if
+ *   none was played); lastListened falls back to when the show was saved.
+ */
+export function listeningFigures(entry: ShowListening) {
+  const played = entry.episodes.filter(listened).sort(newestFirst);
+  const latest = played[0] ?? [...entry.episodes].sort(newestFirst)[0];
+  return {
+    episodeCount: entry.show.total_episodes ?? entry.episodes.length,
+    timesListened: played.length,
+    lastEpisode: latest?.episode.name ?? null,
+    lastListened: parseDate(latest?.added_at) ?? entry.savedAt,
+  };
+}
 
 /** Reads the user's saved shows and episodes from Spotify into their library. */
-export async function syncSpotifyLibrary(
-  _payload: SpotifyPayload,
-  _ctx: JobContext,
-): Promise<JobResult<'podcastsSync'>> {
-  throw new Error('Spotify sync is not available yet');
+export async function syncSpotifyLibrary(payload: SpotifyPayload, ctx: JobContext): Promise<Result> {
+  return runSpotifySync(payload, ctx, workerSpotifyConfig());
+}
+
+let cachedConfig: SpotifyConfig | undefined;
+/** The worker's Spotify settings, from the same environment variables as the server's. */
+export function workerSpotifyConfig(env: NodeJS.ProcessEnv = process.env): SpotifyConfig {
+  cachedConfig ??= loadSpotifyConfig(env, {
+    isProduction: env.NODE_ENV === 'production',
+    port: Number(env.PORT ?? 5000) || 5000,
+  });
+  return cachedConfig;
+}
+
+export async function runSpotifySync(
+  payload: SpotifyPayload,
+  ctx: JobContext,
+  config: SpotifyConfig,
+  http: SpotifyHttpOptions = {},
+): Promise<Result> {
+  const user = await ctx.em.findOne(UserSchema, payload.userId);
+  // Retrying cannot fix these: fail at once with a message the client can show.
+  if (!user) throw new UnrecoverableError(`User ${payload.userId} no longer exists`);
+  if (!config.configured) throw new UnrecoverableError('Spotify is not configured on this server');
+  if (!hasTokens(user)) throw new UnrecoverableError('Spotify is not connected. Reconnect Spotify.');
+
+  const api = new SpotifyApi(config, userTokenSource(ctx.em, user, config, http), http);
+  const shows: SavedShow[] = [];
+  const episodes: SavedEpisode[] = [];
+  let skipped = 0;
+  try {
+    await ctx.progress(5);
+    for await (const page of api.pages(`/me/shows?limit=${PAGE_SIZE}&offset=0`, SavedShowSchema)) {
+      shows.push(...page.items);
+      skipped += page.skipped;
+      await ctx.progress(
+        5 + Math.round((35 * Math.min(page.offset + PAGE_SIZE, page.total)) / Math.max(page.total, 1)),
+      );
+    }
+    for await (const page of api.pages(`/me/episodes?limit=${PAGE_SIZE}&offset=0`, SavedEpisodeSchema)) {
+      episodes.push(...page.items);
+      skipped += page.skipped;
+      await ctx.progress(
+        40 + Math.round((35 * Math.min(page.offset + PAGE_SIZE, page.total)) / Math.max(page.total, 1)),
+      );
+    }
+  } catch (error) {
+    if (error instanceof SpotifyReconnectError) {
+      // The token source has already cleared the dead tokens: show the account as disconnected.
+      ctx.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
+      throw new UnrecoverableError(error.message);
+    }
+    throw error;
+  }
+
+  const library = new Map<string, ShowListening>();
+  for (const saved of shows) {
+    library.set(saved.show.id, { show: saved.show, savedAt: parseDate(saved.added_at), episodes: [] });
+  }
+  for (const saved of episodes) {
+    const show = saved.episode.show;
+    const entry = library.get(show.id) ?? { show, savedAt: null, episodes: [] };
+    entry.episodes.push(saved);
+    library.set(show.id, entry);
+  }
+
+  await ctx.em.transactional((tx) => writeLibrary(tx, user.id, library));
+  await ctx.progress(95);
+
+  user.lastSpotifySync = new Date();
+  await ctx.em.flush();
+  ctx.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
+  return { podcasts: library.size, failed: skipped };
+}
+
+/** Podcasts by spotifyId, the user's Spotify entries (mirroring the library), saved episodes. */
+async function writeLibrary(em: EntityManager, userId: number, library: Map<string, ShowListening>): Promise<void> {
+  const entries = [...library.values()];
+  const podcasts =
+    entries.length === 0
+      ? []
+      : await em.upsertMany(
+          PodcastSchema,
+          entries.map(({ show }) => ({
+            spotifyId: show.id,
+            name: show.name,
+            creator: show.publisher ?? null,
+            imageUrl: show.images?.[0]?.url ?? null,
+            description: show.description ?? null,
+            createdAt: new Date(),
+          })),
+          {
+            onConflictFields: ['spotifyId'],
+            onConflictAction: 'merge',
+            onConflictMergeFields: ['name', 'creator', 'imageUrl', 'description'],
+          },
+        );
+  const podcastIdBySpotifyId = new Map(podcasts.map((p) => [p.spotifyId as string, p.id]));
+
+  const existing = await em.find(UserPodcastSchema, { userId });
+  const byPodcast = new Map(existing.map((e) => [e.podcastId, e]));
+  const kept = new Set<number>();
+  for (const entry of entries) {
+    const podcastId = podcastIdBySpotifyId.get(entry.show.id);
+    if (!podcastId) continue;
+    kept.add(podcastId);
+    const figures = listeningFigures(entry);
+    const current = byPodcast.get(podcastId);
+    // An entry the user added by hand or by OPML keeps its source (and so survives a disconnect).
+    if (current) em.assign(current, figures);
+    else em.create(UserPodcastSchema, { userId, podcastId, source: 'spotify', hidden: false, ...figures });
+  }
+  // Shows no longer saved on Spotify leave the library (only entries Spotify put there).
+  for (const entry of existing) {
+    if (entry.source === 'spotify' && !kept.has(entry.podcastId)) em.remove(entry);
+  }
+
+  const episodeRows = entries.flatMap((entry) => {
+    const podcastId = podcastIdBySpotifyId.get(entry.show.id);
+    if (!podcastId) return [];
+    return entry.episodes.map(({ episode }) => ({
+      podcastId,
+      guid: `spotify:${episode.id}`,
+      spotifyId: episode.id,
+      title: episode.name,
+      description: episode.description ?? null,
+      publishedAt: releaseDate(episode.release_date),
+      durationSeconds: episode.duration_ms == null ? null : Math.round(episode.duration_ms / 1000),
+    }));
+  });
+  await em.flush();
+  if (episodeRows.length > 0) {
+    await em.upsertMany(PodcastEpisodeSchema, episodeRows, {
+      onConflictFields: ['podcastId', 'guid'],
+      onConflictAction: 'merge',
+      onConflictMergeFields: ['title', 'description', 'publishedAt', 'durationSeconds', 'spotifyId'],
+    });
+  }
 }

@@ -11,6 +11,12 @@ export async function requestDevLogin(username: string) {
   return { token, user, userQueryKey: endpointQuery(api.getUser, { params: { userId: user.id } }).queryKey };
 }
 
+/** POST /api/auth/spotify/exchange: the one-time code of /login?spotify_code= -> token and user. */
+export async function requestSpotifyExchange(code: string) {
+  const { token, user } = await apiRequest(api.spotifyExchange, { body: { code } });
+  return { token, user, userQueryKey: endpointQuery(api.getUser, { params: { userId: user.id } }).queryKey };
+}
+
 /** POST /api/auth/logout, best effort. Never throws: logging out must always work locally. */
 export async function revokeServerSession(): Promise<void> {
   if (!readStoredToken()) return;

@@ -4,12 +4,14 @@ import { ClearStorageButton } from './clear-storage-button';
 import { DevLoginForm } from './dev-login-form';
 import { SpotifyLoginButton } from './spotify-login-button';
 import { useLoginErrorToast } from './use-login-error-toast';
+import { useSpotifyCodeExchange } from './use-spotify-code-exchange';
 
 // The development section shows unless a build turns it off; the server refuses dev login in production.
 const DEV_LOGIN_ENABLED = import.meta.env.VITE_DEV_LOGIN !== 'false';
 
 export function LoginScreen() {
   useLoginErrorToast();
+  useSpotifyCodeExchange();
   return (
     <main className="relative flex min-h-dvh flex-col items-center justify-center overflow-hidden px-6 py-12">
       <div

@@ -1,0 +1,150 @@
+import { SPOTIFY_CONNECT_ERRORS } from '@shared/schemas/spotify';
+import { Music2, RefreshCw, Unplug } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/lib/toast';
+import {
+  useConnectSpotify,
+  useDisconnectSpotify,
+  useSpotifyEntries,
+  useSpotifyStatus,
+  useSpotifySync,
+} from './spotify-queries';
+
+const SHOWN_PODCASTS = 5;
+
+/** "just now" style is not needed here: the last sync as a short local date and time. */
+function formatSync(iso: string | null): string {
+  if (!iso) return 'not yet';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** Reads ?spotify=connected / ?spotify_error= after the OAuth round trip, toasts once, drops them. */
+function useConnectOutcome() {
+  const [params, setParams] = useSearchParams();
+  const outcome = params.get('spotify');
+  const error = params.get('spotify_error');
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    if (!outcome && !error) return;
+    const key = `${outcome}|${error}`;
+    if (shown.current !== key) {
+      shown.current = key;
+      if (error) {
+        const info = Object.hasOwn(SPOTIFY_CONNECT_ERRORS, error) ? SPOTIFY_CONNECT_ERRORS[error] : undefined;
+        toast({
+          variant: 'destructive',
+          ...(info ?? { title: 'Spotify Error', description: 'Connecting Spotify failed. Please try again.' }),
+        });
+      } else if (outcome === 'connected') {
+        toast({ title: 'Spotify Connected', description: 'Your podcasts are being imported.' });
+      }
+    }
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('spotify');
+        next.delete('spotify_error');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [outcome, error, setParams]);
+}
+
+/** The profile's music-streaming connection card: connect, refresh (podcasts.sync), disconnect. */
+export function SpotifyConnectionCard({ userId }: { userId: number }) {
+  useConnectOutcome();
+  const { data: status, isPending, isError } = useSpotifyStatus(userId);
+  const connect = useConnectSpotify();
+  const { sync, syncing } = useSpotifySync(userId);
+  const disconnect = useDisconnectSpotify(userId);
+  const entries = useSpotifyEntries(userId, status?.connected ? status.lastSpotifySync : undefined);
+
+  return (
+    <section
+      aria-labelledby="spotify-card-title"
+      data-testid="spotify-card"
+      className="rounded-3xl border border-white/10 bg-white/[0.03] p-5 shadow-xl shadow-black/20"
+    >
+      <div className="flex items-center gap-3">
+        <div className="grid size-11 shrink-0 place-items-center rounded-2xl bg-spotify/15 text-spotify">
+          <Music2 aria-hidden="true" className="size-6" />
+        </div>
+        <div className="min-w-0 flex-1">
+          <h2 id="spotify-card-title" className="text-base font-semibold text-white">
+            Spotify
+          </h2>
+          <p data-testid="spotify-state" className="truncate text-xs text-zinc-400">
+            {isPending
+              ? 'Checking connection...'
+              : isError
+                ? 'Could not load the connection.'
+                : status.connected
+                  ? `Connected${status.spotifyId ? ` as ${status.spotifyId}` : ''} · Last sync ${formatSync(status.lastSpotifySync)}`
+                  : 'Not connected'}
+          </p>
+        </div>
+      </div>
+
+      {status && !status.connected ? (
+        <div className="mt-4 grid gap-2">
+          <p className="text-sm text-zinc-400">
+            Connect Spotify to list the podcasts you follow; shared podcasts are what matching is based on.
+          </p>
+          {status.available ? (
+            <Button variant="spotify" onClick={() => connect.mutate()} disabled={connect.isPending}>
+              {connect.isPending ? <Spinner /> : null}
+              Connect Spotify
+            </Button>
+          ) : (
+            <p className="text-xs text-zinc-500">Spotify is not configured on this server.</p>
+          )}
+        </div>
+      ) : null}
+
+      {status?.connected ? (
+        <div className="mt-4 grid gap-3">
+          {entries.length > 0 ? (
+            <div>
+              <p className="text-xs font-medium uppercase tracking-wide text-zinc-500">
+                {entries.length} {entries.length === 1 ? 'podcast' : 'podcasts'} from Spotify
+              </p>
+              <ul data-testid="spotify-podcasts" className="mt-1 grid gap-1 text-sm text-zinc-200">
+                {entries.slice(0, SHOWN_PODCASTS).map((entry) => (
+                  <li key={entry.id} className="truncate">
+                    {entry.podcast.name}
+                  </li>
+                ))}
+              </ul>
+              {entries.length > SHOWN_PODCASTS ? (
+                <p className="mt-1 text-xs text-zinc-500">and {entries.length - SHOWN_PODCASTS} more</p>
+              ) : null}
+            </div>
+          ) : (
+            <p className="text-sm text-zinc-400">
+              {status.lastSpotifySync ? 'No saved podcasts on Spotify yet.' : 'Importing your podcasts...'}
+            </p>
+          )}
+          <div className="grid grid-cols-2 gap-2">
+            <Button variant="outline" size="sm" onClick={sync} disabled={syncing}>
+              {syncing ? <Spinner /> : <RefreshCw aria-hidden="true" className="size-4" />}
+              Refresh
+            </Button>
+            <Button
+              variant="destructive"
+              size="sm"
+              onClick={() => disconnect.mutate()}
+              disabled={disconnect.isPending || syncing}
+            >
+              {disconnect.isPending ? <Spinner /> : <Unplug aria-hidden="true" className="size-4" />}
+              Disconnect
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </section>
+  );
+}

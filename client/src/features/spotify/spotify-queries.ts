@@ -1,0 +1,140 @@
+import { api } from '@shared/api';
+import type { JobStatusEvent } from '@shared/events';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { apiRequest, endpointQuery } from '@/lib/api-client';
+import { useSocketEvent } from '@/lib/socket';
+import { toast } from '@/lib/toast';
+
+export const SPOTIFY_TEXTS = {
+  refreshed: { title: 'Spotify Refreshed', description: 'Your podcast data has been updated.' },
+  refreshFailed: 'Failed to refresh Spotify data. Please try again.',
+} as const;
+
+const SYNC_JOB = 'podcasts.sync';
+
+export function spotifyStatusQuery(userId: number) {
+  return endpointQuery(api.spotifyStatus, { params: { userId } });
+}
+export function spotifyLibraryQuery(userId: number) {
+  return endpointQuery(api.listUserPodcasts, { params: { userId } });
+}
+const userQuery = (userId: number) => endpointQuery(api.getUser, { params: { userId } });
+
+/** Polling fallback while a sync result is awaited, in case its socket event is missed. */
+const SYNC_POLL_MS = 2000;
+
+/**
+ * The connection status. While connected but never synced (the first import after connecting),
+ * or while `awaitingSync`, it is polled, so the card updates even without the socket event.
+ */
+export function useSpotifyStatus(userId: number, awaitingSync = false) {
+  return useQuery({
+    ...spotifyStatusQuery(userId),
+    refetchInterval: (query) =>
+      awaitingSync || (query.state.data?.connected && !query.state.data.lastSpotifySync) ? SYNC_POLL_MS : false,
+  });
+}
+
+/** The library entries Spotify put there (the card lists a few); reloaded after each sync. */
+export function useSpotifyEntries(userId: number, lastSync: string | null | undefined) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (lastSync) void queryClient.invalidateQueries({ queryKey: spotifyLibraryQuery(userId).queryKey });
+  }, [lastSync, queryClient, userId]);
+  const { data } = useQuery({ ...spotifyLibraryQuery(userId), enabled: lastSync !== undefined });
+  return data?.filter((entry) => entry.source === 'spotify') ?? [];
+}
+
+function useRefreshSpotifyData(userId: number) {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () =>
+      Promise.all(
+        [spotifyStatusQuery(userId), spotifyLibraryQuery(userId), userQuery(userId)].map((q) =>
+          queryClient.invalidateQueries({ queryKey: q.queryKey }),
+        ),
+      ),
+    [queryClient, userId],
+  );
+}
+
+/**
+ * 'Connect Spotify': asks for a one-time ticket (a navigation cannot carry the bearer token), then
+ * navigates to /api/spotify/login?ticket=..., which goes on to Spotify's consent page.
+ */
+export function useConnectSpotify() {
+  return useMutation({
+    mutationFn: () => apiRequest(api.spotifyConnectTicket, {}),
+    onSuccess: ({ url }) => {
+      window.location.assign(url);
+    },
+    onError: () => {
+      toast({ variant: 'destructive', title: 'Error', description: 'Could not start the Spotify connection.' });
+    },
+  });
+}
+
+/**
+ * 'Refresh': queues podcasts.sync and follows its job:status events for the outcome toast. Any
+ * finished sync of this user (also the one a fresh connection starts) reloads status and library.
+ */
+export function useSpotifySync(userId: number) {
+  const refreshData = useRefreshSpotifyData(userId);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const lastSync = useSpotifyStatus(userId, jobId !== null).data?.lastSpotifySync;
+  const [syncStartedFrom, setSyncStartedFrom] = useState<string | null | undefined>(undefined);
+
+  // Fallback when the job's socket event never arrives: the status poll shows a newer sync.
+  useEffect(() => {
+    if (jobId === null || syncStartedFrom === undefined || !lastSync || lastSync === syncStartedFrom) return;
+    setJobId(null);
+    void refreshData();
+    toast(SPOTIFY_TEXTS.refreshed);
+  }, [jobId, syncStartedFrom, lastSync, refreshData]);
+
+  useSocketEvent('job:status', (event: JobStatusEvent) => {
+    if (event.name !== SYNC_JOB || (event.state !== 'completed' && event.state !== 'failed')) return;
+    void refreshData();
+    if (event.jobId !== jobId) return;
+    setJobId(null);
+    if (event.state === 'completed') {
+      toast(SPOTIFY_TEXTS.refreshed);
+    } else {
+      const reconnect = /reconnect spotify/i.test(event.error ?? '');
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: reconnect
+          ? `${SPOTIFY_TEXTS.refreshFailed} Spotify access has expired: reconnect Spotify.`
+          : SPOTIFY_TEXTS.refreshFailed,
+      });
+    }
+  });
+
+  const mutation = useMutation({
+    mutationFn: () => apiRequest(api.spotifySync, { params: { userId } }),
+    onSuccess: ({ jobId: id }) => {
+      setSyncStartedFrom(lastSync ?? null);
+      setJobId(id);
+    },
+    onError: () => {
+      toast({ variant: 'destructive', title: 'Error', description: SPOTIFY_TEXTS.refreshFailed });
+    },
+  });
+  return { sync: () => mutation.mutate(), syncing: mutation.isPending || jobId !== null };
+}
+
+export function useDisconnectSpotify(userId: number) {
+  const refreshData = useRefreshSpotifyData(userId);
+  return useMutation({
+    mutationFn: () => apiRequest(api.spotifyDisconnect, { params: { userId } }),
+    onSuccess: () => {
+      void refreshData();
+      toast({ title: 'Spotify Disconnected', description: 'Your Spotify podcasts were removed from your profile.' });
+    },
+    onError: () => {
+      toast({ variant: 'destructive', title: 'Error', description: 'Failed to disconnect Spotify. Please try again.' });
+    },
+  });
+}

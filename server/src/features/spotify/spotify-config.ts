@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { parseTokenKey } from './token-crypto';
+
+const SpotifyEnvSchema = z.object({
+  SPOTIFY_CLIENT_ID: z.string().trim().min(1).optional(),
+  SPOTIFY_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  SPOTIFY_REDIRECT_URI: z.string().url().optional(),
+  SPOTIFY_ACCOUNTS_URL: z.string().url().default('https://accounts.spotify.com'),
+  SPOTIFY_API_URL: z.string().url().default('https://api.spotify.com/v1'),
+  TOKEN_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
+});
+
+export interface SpotifyConfig {
+  /** True when a client id is set: without one, both Spotify entry points answer missing_spotify_credentials. */
+  configured: boolean;
+  clientId: string | null;
+  /** Optional with PKCE; sent (HTTP Basic) on token requests when set. */
+  clientSecret: string | null;
+  redirectUri: string;
+  accountsUrl: string;
+  apiUrl: string;
+  /** 32-byte AES-256-GCM key for Spotify tokens at rest. */
+  tokenKey: Buffer;
+}
+
+/**
+ * Outside production, without TOKEN_ENCRYPTION_KEY, tokens are encrypted with a key derived from
+ * this fixed, public string, so the server and the worker agree with no setup. Production requires
+ * a real key whenever Spotify is configured.
+ */
+const DEV_KEY_SEED = 'podmatch-development-token-key (not secret; set TOKEN_ENCRYPTION_KEY in production)';
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** Reads the Spotify settings; used by the server's and the worker's configuration. */
+export function loadSpotifyConfig(
+  env: NodeJS.ProcessEnv,
+  options: { isProduction: boolean; port: number },
+): SpotifyConfig {
+  const parsed = SpotifyEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const configured = Boolean(e.SPOTIFY_CLIENT_ID);
+  let tokenKey: Buffer;
+  if (e.TOKEN_ENCRYPTION_KEY) {
+    tokenKey = parseTokenKey(e.TOKEN_ENCRYPTION_KEY);
+  } else if (options.isProduction && configured) {
+    throw new Error(
+      'Invalid configuration:\n  TOKEN_ENCRYPTION_KEY: required in production when SPOTIFY_CLIENT_ID is set (32 bytes, base64 or hex)',
+    );
+  } else {
+    tokenKey = createHash('sha256').update(DEV_KEY_SEED).digest();
+  }
+  return {
+    configured,
+    clientId: e.SPOTIFY_CLIENT_ID ?? null,
+    clientSecret: e.SPOTIFY_CLIENT_SECRET ?? null,
+    redirectUri: e.SPOTIFY_REDIRECT_URI ?? `http://localhost:${options.port}/api/spotify/callback`,
+    accountsUrl: trimSlash(e.SPOTIFY_ACCOUNTS_URL),
+    apiUrl: trimSlash(e.SPOTIFY_API_URL),
+    tokenKey,
+  };
+}

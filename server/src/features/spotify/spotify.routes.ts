@@ -1,0 +1,207 @@
+import { api, rooms } from '@shared/index';
+import { type Request, type Response, Router } from 'express';
+import type { AppDeps } from '../../app-deps';
+import { UserSchema } from '../../db/entities';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { mount } from '../../http/route';
+import { userPolicy } from '../users/user.policy';
+import { toSelfUser } from '../users/user.presenter';
+import {
+  CALLBACK_PATH,
+  createConnectTicket,
+  createLoginCode,
+  deleteSpotifyEntries,
+  disconnectSpotify,
+  findOrCreateSpotifyUser,
+  nonceMatches,
+  OAUTH_COOKIE,
+  OAUTH_TTL_SECONDS,
+  type OAuthMode,
+  randomSecret,
+  saveState,
+  sha256,
+  spotifyStatus,
+  takeConnectTicket,
+  takeLoginCode,
+  takeState,
+} from './spotify.service';
+import { authorizeUrl, createPkcePair, exchangeCode, SpotifyApi, type SpotifyTokens } from './spotify-client';
+import { hasTokens, storeTokens } from './spotify-tokens';
+
+/** The SPEC section 8 values (plus spotify_account_in_use for connect). */
+type SpotifyErrorCode =
+  | 'missing_spotify_credentials'
+  | 'spotify_no_code'
+  | 'spotify_profile_error'
+  | 'spotify_auth_failed'
+  | 'spotify_account_in_use';
+
+/** Sign-in failures go to the login screen; connect failures back to the profile. */
+function errorTarget(mode: OAuthMode, code: SpotifyErrorCode): string {
+  return mode === 'connect' ? `/profile?spotify_error=${code}` : `/login?error=${code}`;
+}
+
+function readCookie(req: Request, name: string): string | undefined {
+  const header = req.get('cookie');
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+export function spotifyRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const config = deps.config.spotify;
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: deps.config.isProduction,
+    path: CALLBACK_PATH,
+  };
+
+  /** Sends the browser to Spotify's consent page with a fresh state, PKCE challenge and cookie. */
+  const startAuthorization = async (res: Response, mode: OAuthMode, userId?: number) => {
+    const state = randomSecret();
+    const nonce = randomSecret();
+    const pkce = createPkcePair();
+    await saveState(deps.redis, state, { nonceHash: sha256(nonce), codeVerifier: pkce.verifier, mode, userId });
+    res.cookie(OAUTH_COOKIE, nonce, { ...cookieOptions, maxAge: OAUTH_TTL_SECONDS.state * 1000 });
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(302, authorizeUrl(config, { state, codeChallenge: pkce.challenge }));
+  };
+
+  // Public: "Continue with Spotify" on the login screen (sign in, or create an account).
+  router.get('/api/auth/spotify', async (_req, res) => {
+    if (!config.configured) return res.redirect(302, '/login?error=missing_spotify_credentials');
+    await startAuthorization(res, 'login');
+  });
+
+  // Connect Spotify to the signed-in user. A navigation carries no bearer token, so the client
+  // first asks POST /api/spotify/connect-ticket for a one-time ticket. Without a ticket this is
+  // the same as /api/auth/spotify (sign in through Spotify).
+  router.get('/api/spotify/login', async (req, res) => {
+    if (!config.configured) return res.redirect(302, '/login?error=missing_spotify_credentials');
+    const ticket = req.query.ticket;
+    if (ticket === undefined) return startAuthorization(res, 'login');
+    const userId = typeof ticket === 'string' && ticket ? await takeConnectTicket(deps.redis, ticket) : null;
+    if (!userId) {
+      deps.logger.warn('spotify connect refused: unknown, expired or used ticket');
+      return res.redirect(302, errorTarget('connect', 'spotify_auth_failed'));
+    }
+    await startAuthorization(res, 'connect', userId);
+  });
+
+  // Spotify sends the browser back here with ?code&state (or ?error=access_denied&state).
+  router.get(CALLBACK_PATH, async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.clearCookie(OAUTH_COOKIE, cookieOptions);
+    if (!config.configured) return res.redirect(302, '/login?error=missing_spotify_credentials');
+    const { state, code, error } = req.query;
+    const record = typeof state === 'string' && state ? await takeState(deps.redis, state) : null;
+    // Unknown, expired, reused state, or a state started in another browser: refuse.
+    if (!record || !nonceMatches(record, readCookie(req, OAUTH_COOKIE))) {
+      deps.logger.warn(
+        `spotify callback refused: ${record ? 'state cookie missing or not matching' : 'unknown, expired or used state'}`,
+      );
+      return res.redirect(302, errorTarget(record?.mode ?? 'login', 'spotify_auth_failed'));
+    }
+    const fail = (value: SpotifyErrorCode) => res.redirect(302, errorTarget(record.mode, value));
+    if (error !== undefined) return fail('spotify_auth_failed');
+    if (typeof code !== 'string' || !code) return fail('spotify_no_code');
+
+    let tokens: SpotifyTokens;
+    try {
+      tokens = await exchangeCode(config, code, record.codeVerifier);
+    } catch (e) {
+      deps.logger.warn(`spotify code exchange failed: ${(e as Error).message}`);
+      return fail('spotify_auth_failed');
+    }
+    let profile: Awaited<ReturnType<SpotifyApi['me']>>;
+    try {
+      const fixed = { accessToken: async () => tokens.accessToken, refresh: async () => tokens.accessToken };
+      profile = await new SpotifyApi(config, fixed, { maxRateLimitRetries: 1, maxRetryAfterMs: 5000 }).me();
+    } catch (e) {
+      deps.logger.warn(`spotify profile read failed: ${(e as Error).message}`);
+      return fail('spotify_profile_error');
+    }
+
+    const em = req.em;
+    if (record.mode === 'connect') {
+      const user = record.userId ? await em.findOne(UserSchema, record.userId) : null;
+      if (!user) return fail('spotify_auth_failed');
+      const holder = await em.findOne(UserSchema, { spotifyId: profile.id });
+      if (holder && holder.id !== user.id) return fail('spotify_account_in_use');
+      // Another Spotify account than before: its entries are not this account's library.
+      if (user.spotifyId && user.spotifyId !== profile.id) await deleteSpotifyEntries(em, user.id);
+      user.spotifyId = profile.id;
+      storeTokens(user, tokens, config.tokenKey);
+      await em.flush();
+      await deps.jobs.enqueue('podcastsSync', { source: 'spotify', userId: user.id });
+      deps.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
+      return res.redirect(302, '/profile?spotify=connected');
+    }
+
+    const { user, created } = await findOrCreateSpotifyUser(em, profile);
+    storeTokens(user, tokens, config.tokenKey);
+    await em.flush();
+    if (created) await deps.jobs.enqueue('avatarGenerate', { userId: user.id });
+    await deps.jobs.enqueue('podcastsSync', { source: 'spotify', userId: user.id });
+    // The SPA needs a bearer token; a one-time code keeps it out of the URL and history.
+    const loginCode = await createLoginCode(deps.redis, user.id);
+    return res.redirect(302, `/login?spotify_code=${encodeURIComponent(loginCode)}`);
+  });
+
+  // Public: the one-time code from the callback -> a session, like dev login's answer.
+  mount(router, api.spotifyExchange, async ({ body, req }) => {
+    const userId = await takeLoginCode(deps.redis, body.code);
+    const user = userId ? await req.em.findOne(UserSchema, userId) : null;
+    if (!user) throw badRequest('This Spotify sign-in has expired or was already used. Please sign in again.');
+    const { token } = await deps.sessions.create(req.em, user.id, req.get('user-agent'));
+    return { token, user: toSelfUser(user) };
+  });
+
+  // Signed in, acts on the caller only: a one-time URL that connects Spotify to them.
+  mount(router, api.spotifyConnectTicket, async ({ auth }) => {
+    const ticket = await createConnectTicket(deps.redis, auth.userId);
+    return { url: `/api/spotify/login?ticket=${encodeURIComponent(ticket)}` };
+  });
+
+  // Owner only.
+  mount(router, api.spotifyStatus, async ({ params, auth, req }) => {
+    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only see your own Spotify connection.');
+    const user = await req.em.findOne(UserSchema, params.userId);
+    if (!user) throw notFound('User not found.');
+    return spotifyStatus(config, user);
+  });
+
+  // Owner only: refresh the library from Spotify; progress and the outcome arrive by socket.
+  mount(router, api.spotifySync, async ({ params, auth, req }) => {
+    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only refresh your own Spotify data.');
+    const user = await req.em.findOne(UserSchema, params.userId);
+    if (!user) throw notFound('User not found.');
+    if (!config.configured) throw conflict('Spotify is not configured on this server.');
+    if (!hasTokens(user)) throw conflict('Spotify is not connected. Connect Spotify first.');
+    const jobId = await deps.jobs.enqueue('podcastsSync', { source: 'spotify', userId: user.id });
+    return { jobId };
+  });
+
+  // Owner only: forget the tokens and the Spotify-sourced entries.
+  mount(router, api.spotifyDisconnect, async ({ params, auth, req }) => {
+    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only disconnect your own Spotify.');
+    const user = await req.em.findOne(UserSchema, params.userId);
+    if (!user) throw notFound('User not found.');
+    await disconnectSpotify(deps, req.em, user);
+    await deps.jobs.enqueue('matchesRecompute', { scope: 'user', userId: user.id });
+    return { ok: true as const };
+  });
+
+  return router;
+}

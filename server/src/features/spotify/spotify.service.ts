@@ -1,0 +1,143 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LIMITS, rooms, type SpotifyStatus } from '@shared/index';
+import type { Redis } from 'ioredis';
+import type { AppDeps } from '../../app-deps';
+import { type User, UserPodcastSchema, UserSchema } from '../../db/entities';
+import { toSelfUser } from '../users/user.presenter';
+import { createUser } from '../users/user.service';
+import type { SpotifyProfile } from './spotify-client';
+import type { SpotifyConfig } from './spotify-config';
+import { clearTokens, hasTokens } from './spotify-tokens';
+
+// The short-lived secrets of the OAuth dance live in Redis under a hash of their value, each
+// used once: the `state` record (10 min), the connect ticket (5 min) and the sign-in code (1 min).
+
+export type OAuthMode = 'login' | 'connect';
+
+export interface OAuthStateRecord {
+  /** SHA-256 of the nonce in the browser's HttpOnly cookie: binds `state` to that browser. */
+  nonceHash: string;
+  codeVerifier: string;
+  mode: OAuthMode;
+  userId?: number;
+}
+
+export const OAUTH_TTL_SECONDS = { state: 600, ticket: 300, loginCode: 60 } as const;
+export const OAUTH_COOKIE = 'podmatch_spotify_oauth';
+export const CALLBACK_PATH = '/api/spotify/callback';
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+export const randomSecret = () => randomBytes(32).toString('base64url');
+
+const keys = {
+  state: (state: string) => `spotify:oauth:state:${sha256(state)}`,
+  ticket: (ticket: string) => `spotify:connect-ticket:${sha256(ticket)}`,
+  loginCode: (code: string) => `spotify:login-code:${sha256(code)}`,
+};
+
+export async function saveState(redis: Redis, state: string, record: OAuthStateRecord): Promise<void> {
+  await redis.set(keys.state(state), JSON.stringify(record), 'EX', OAUTH_TTL_SECONDS.state);
+}
+
+/** Reads and deletes the record of this `state` (single use); null if unknown or expired. */
+export async function takeState(redis: Redis, state: string): Promise<OAuthStateRecord | null> {
+  const raw = await redis.getdel(keys.state(state));
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as OAuthStateRecord;
+  } catch {
+    return null;
+  }
+}
+
+export function nonceMatches(record: OAuthStateRecord, cookieNonce: string | undefined): boolean {
+  if (!cookieNonce) return false;
+  const a = Buffer.from(sha256(cookieNonce));
+  const b = Buffer.from(record.nonceHash);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function putUserId(redis: Redis, key: string, userId: number, ttl: number): Promise<void> {
+  await redis.set(key, String(userId), 'EX', ttl);
+}
+
+async function takeUserId(redis: Redis, key: string): Promise<number | null> {
+  const raw = await redis.getdel(key);
+  const id = Number(raw);
+  return raw && Number.isInteger(id) && id > 0 ? id : null;
+}
+
+export async function createConnectTicket(redis: Redis, userId: number): Promise<string> {
+  const ticket = randomSecret();
+  await putUserId(redis, keys.ticket(ticket), userId, OAUTH_TTL_SECONDS.ticket);
+  return ticket;
+}
+export const takeConnectTicket = (redis: Redis, ticket: string) => takeUserId(redis, keys.ticket(ticket));
+
+export async function createLoginCode(redis: Redis, userId: number): Promise<string> {
+  const code = randomSecret();
+  await putUserId(redis, keys.loginCode(code), userId, OAUTH_TTL_SECONDS.loginCode);
+  return code;
+}
+export const takeLoginCode = (redis: Redis, code: string) => takeUserId(redis, keys.loginCode(code));
+
+/** A login name for a new Spotify user, within the dev-login rules: spotify_<id>, made unique. */
+async function freeUsername(em: EntityManager, spotifyId: string): Promise<string> {
+  const base = `spotify_${spotifyId.replace(/[^A-Za-z0-9_.-]/g, '_')}`.slice(0, LIMITS.usernameMaxLength - 5);
+  if (!(await em.findOne(UserSchema, { username: base }))) return base;
+  for (;;) {
+    const candidate = `${base}_${randomBytes(2).toString('hex')}`;
+    if (!(await em.findOne(UserSchema, { username: candidate }))) return candidate;
+  }
+}
+
+/** The account linked to this Spotify user, created on first sign-in (safe when two sign-ins race). */
+export async function findOrCreateSpotifyUser(
+  em: EntityManager,
+  profile: SpotifyProfile,
+): Promise<{ user: User; created: boolean }> {
+  const existing = await em.findOne(UserSchema, { spotifyId: profile.id });
+  if (existing) return { user: existing, created: false };
+  const displayName = profile.display_name?.trim() || profile.id;
+  try {
+    const fork = em.fork();
+    const created = await createUser(fork, { username: await freeUsername(fork, profile.id), displayName });
+    created.spotifyId = profile.id;
+    await fork.flush();
+    return { user: await em.findOneOrFail(UserSchema, created.id), created: true };
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    return { user: await em.findOneOrFail(UserSchema, { spotifyId: profile.id }), created: false };
+  }
+}
+
+/** Removes the entries a Spotify sync added; entries from OPML or added by hand stay. */
+export async function deleteSpotifyEntries(em: EntityManager, userId: number): Promise<number> {
+  return em.nativeDelete(UserPodcastSchema, { userId, source: 'spotify' });
+}
+
+/**
+ * Disconnect: forget the tokens and the Spotify-sourced library entries. The spotifyId stays as
+ * the account's sign-in link, so "Continue with Spotify" still finds this account.
+ */
+export async function disconnectSpotify(deps: Pick<AppDeps, 'emitter'>, em: EntityManager, user: User): Promise<void> {
+  await em.transactional(async (tx) => {
+    const managed = await tx.findOneOrFail(UserSchema, user.id);
+    clearTokens(managed);
+    managed.lastSpotifySync = null;
+    await deleteSpotifyEntries(tx, user.id);
+  });
+  await em.refresh(user);
+  deps.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
+}
+
+export function spotifyStatus(config: SpotifyConfig, user: User): SpotifyStatus {
+  return {
+    available: config.configured,
+    connected: hasTokens(user),
+    spotifyId: user.spotifyId ?? null,
+    lastSpotifySync: user.lastSpotifySync?.toISOString() ?? null,
+  };
+}

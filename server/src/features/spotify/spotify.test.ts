@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PodcastSchema, UserPodcastSchema, UserSchema } from '../../db/entities';
+import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
+import { connectSpotify, freePort, signInWithSpotify, spotifyServerEnv, TestBrowser } from '../../test/spotify-flow';
+import { makeShow, SpotifyStandIn } from '../../test/spotify-stand-in';
+import { decryptToken } from './token-crypto';
+
+/** No answer of ours may contain a Spotify token (or its encrypted form). */
+function expectNoSecrets(text: string, standIn: SpotifyStandIn, stored: (string | null | undefined)[] = []) {
+  for (const secret of [...standIn.issuedTokens(), ...stored]) {
+    if (secret) expect(text).not.toContain(secret);
+  }
+}
+
+describe('Spotify without client credentials', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('sends both entry points to /login?error=missing_spotify_credentials', async () => {
+    for (const path of ['/api/auth/spotify', '/api/spotify/login', '/api/spotify/login?ticket=x']) {
+      const res = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/login?error=missing_spotify_credentials');
+    }
+  });
+
+  it('reports Spotify as unavailable and refuses a sync with a clear 409', async () => {
+    const me = await server.login();
+    const status = await server.call('GET', `/api/users/${me.user.id}/spotify`, { token: me.token });
+    expect(status.status).toBe(200);
+    expect(status.json).toEqual({ available: false, connected: false, spotifyId: null, lastSpotifySync: null });
+    const sync = await server.call('POST', `/api/users/${me.user.id}/spotify/sync`, { token: me.token });
+    expect(sync.status).toBe(409);
+    expect(sync.json.message).toMatch(/not configured/);
+  });
+});
+
+describe('Spotify OAuth (authorization code with PKCE) against the stand-in', () => {
+  let server: TestServer;
+  const standIn = new SpotifyStandIn();
+  let accountId = '';
+
+  beforeAll(async () => {
+    await standIn.start();
+    const port = await freePort();
+    server = await startTestServer(spotifyServerEnv(standIn, port));
+  });
+  afterAll(async () => {
+    await server.close();
+    await standIn.close();
+  });
+  beforeEach(() => {
+    // A fresh Spotify account "signed in" in the browser for each test.
+    accountId = uniqueName('sp');
+    standIn.addAccount({
+      id: accountId,
+      displayName: `Listener ${accountId}`,
+      shows: [{ addedAt: '2026-01-01T00:00:00Z', show: makeShow(`${accountId}show1`, 'Show One') }],
+    });
+    standIn.signedInAs = accountId;
+    standIn.denyNextAuthorize = false;
+    standIn.failProfileStatus = null;
+  });
+
+  const em = () => server.running.deps.orm.em.fork();
+
+  it('signs in (creating the account) through Spotify, with a one-time code and encrypted tokens', async () => {
+    const browser = new TestBrowser();
+    const { login, final, exchangeText } = await signInWithSpotify(server.url, browser);
+    expect(final.pathname).toBe('/login');
+    expect(login.user).toMatchObject({
+      displayName: `Listener ${accountId}`,
+      spotifyId: accountId,
+      spotifyConnected: true,
+    });
+    expect(login.token).toEqual(expect.any(String));
+
+    // The authorize request used PKCE S256 and a state; the state cookie is HttpOnly and gone after.
+    const authorize = new URL(browser.hops.find((h) => h.location?.startsWith(standIn.url))?.location ?? '');
+    expect(authorize.pathname).toBe('/authorize');
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(authorize.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
+    expect(authorize.searchParams.get('scope')).toContain('user-library-read');
+    expect(browser.cookies.size).toBe(0);
+
+    const user = await em().findOneOrFail(UserSchema, login.user.id);
+    expect(user.spotifyAccessToken).toMatch(/^v1\./);
+    const key = server.running.deps.config.spotify.tokenKey;
+    expect(standIn.issuedTokens()).toContain(decryptToken(user.spotifyAccessToken ?? '', key));
+    expect(standIn.issuedTokens()).toContain(decryptToken(user.spotifyRefreshToken ?? '', key));
+    expectNoSecrets(exchangeText, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
+
+    // The code works once.
+    const code = final.searchParams.get('spotify_code');
+    const again = await server.call('POST', '/api/auth/spotify/exchange', { body: { code } });
+    expect(again.status).toBe(400);
+    expect(again.json.message).toMatch(/expired or was already used/);
+
+    // Signing in again with the same Spotify account finds the same user.
+    const second = await signInWithSpotify(server.url);
+    expect(second.login.user.id).toBe(login.user.id);
+
+    // Nothing the owner can read carries a token.
+    for (const path of [`/api/users/${user.id}`, `/api/users/${user.id}/spotify`]) {
+      const res = await server.call('GET', path, { token: second.login.token });
+      expect(res.status).toBe(200);
+      expectNoSecrets(res.text, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
+    }
+  });
+
+  it('rejects a bad exchange body with a 400', async () => {
+    expect((await server.call('POST', '/api/auth/spotify/exchange', { body: {} })).status).toBe(400);
+    expect((await server.call('POST', '/api/auth/spotify/exchange', { body: { code: 'nope' } })).status).toBe(400);
+    const extra = await server.call('POST', '/api/auth/spotify/exchange', { body: { code: 'x', token: 'y' } });
+    expect(extra.status).toBe(400);
+  });
+
+  it('connects Spotify to the signed-in user via a one-time ticket', async () => {
+    const me = await server.login();
+    const ticket = await server.call('POST', '/api/spotify/connect-ticket', { token: me.token });
+    expect(ticket.status).toBe(200);
+    expect(ticket.json.url).toMatch(/^\/api\/spotify\/login\?ticket=[\w-]+$/);
+
+    const { final } = await connectSpotify(server.url, me.token);
+    expect(`${final.pathname}${final.search}`).toBe('/profile?spotify=connected');
+    const status = await server.call('GET', `/api/users/${me.user.id}/spotify`, { token: me.token });
+    expect(status.json).toEqual({ available: true, connected: true, spotifyId: accountId, lastSpotifySync: null });
+    const self = await server.call('GET', `/api/users/${me.user.id}`, { token: me.token });
+    expect(self.json).toMatchObject({ spotifyId: accountId, spotifyConnected: true });
+
+    // The first ticket (not used yet) works once, then never again.
+    const once = await fetch(`${server.url}${ticket.json.url}`, { redirect: 'manual' });
+    expect(once.headers.get('location')).toMatch(new RegExp(`^${standIn.url}/authorize\\?`));
+    const twice = await fetch(`${server.url}${ticket.json.url}`, { redirect: 'manual' });
+    expect(twice.headers.get('location')).toBe('/profile?spotify_error=spotify_auth_failed');
+
+    const sync = await server.call('POST', `/api/users/${me.user.id}/spotify/sync`, { token: me.token });
+    expect(sync.status).toBe(202);
+    expect(sync.json.jobId).toEqual(expect.any(String));
+  });
+
+  it('refuses to link a Spotify account that belongs to another user', async () => {
+    const a = await server.login();
+    const b = await server.login();
+    await connectSpotify(server.url, a.token);
+    const { final } = await connectSpotify(server.url, b.token);
+    expect(`${final.pathname}${final.search}`).toBe('/profile?spotify_error=spotify_account_in_use');
+    const user = await em().findOneOrFail(UserSchema, b.user.id);
+    expect(user.spotifyId).toBeNull();
+    expect(user.spotifyRefreshToken).toBeNull();
+  });
+
+  it('maps denied consent, a missing code and a failed profile to the SPEC values', async () => {
+    standIn.denyNextAuthorize = true;
+    let final = await new TestBrowser().follow(`${server.url}/api/auth/spotify`, server.url);
+    expect(`${final.pathname}${final.search}`).toBe('/login?error=spotify_auth_failed');
+
+    const me = await server.login();
+    standIn.denyNextAuthorize = true;
+    final = (await connectSpotify(server.url, me.token)).final;
+    expect(`${final.pathname}${final.search}`).toBe('/profile?spotify_error=spotify_auth_failed');
+
+    // Missing code: the callback with a valid state and cookie but no code.
+    const browser = new TestBrowser();
+    const start = await browser.get(`${server.url}/api/auth/spotify`);
+    const state = new URL(start.location ?? '').searchParams.get('state');
+    const noCode = await browser.get(`${server.url}/api/spotify/callback?state=${state}`);
+    expect(noCode.location).toBe(`${server.url}/login?error=spotify_no_code`);
+
+    standIn.failProfileStatus = 500;
+    final = await new TestBrowser().follow(`${server.url}/api/auth/spotify`, server.url);
+    expect(`${final.pathname}${final.search}`).toBe('/login?error=spotify_profile_error');
+  });
+
+  it('refuses a tampered, replayed or foreign state', async () => {
+    const browser = new TestBrowser();
+    const start = await browser.get(`${server.url}/api/auth/spotify`);
+    const consent = await browser.get(start.location ?? '');
+    const callback = new URL(consent.location ?? '');
+
+    // Unknown state.
+    const tampered = new URL(callback);
+    tampered.searchParams.set('state', 'forged-state');
+    expect((await browser.get(tampered.toString())).location).toBe(`${server.url}/login?error=spotify_auth_failed`);
+
+    // The right state from another browser (no cookie): refused, and the state is spent.
+    const other = new TestBrowser();
+    expect((await other.get(callback.toString())).location).toBe(`${server.url}/login?error=spotify_auth_failed`);
+    expect((await browser.get(callback.toString())).location).toBe(`${server.url}/login?error=spotify_auth_failed`);
+
+    // A normal run works once; replaying its callback is refused.
+    const fresh = new TestBrowser();
+    const s2 = await fresh.get(`${server.url}/api/auth/spotify`);
+    const c2 = await fresh.get(s2.location ?? '');
+    const cookie = [...fresh.cookies];
+    const ok = await fresh.get(c2.location ?? '');
+    expect(ok.location).toMatch(/\/login\?spotify_code=/);
+    for (const [k, v] of cookie) fresh.cookies.set(k, v);
+    expect((await fresh.get(c2.location ?? '')).location).toBe(`${server.url}/login?error=spotify_auth_failed`);
+
+    // No state at all.
+    expect((await fresh.get(`${server.url}/api/spotify/callback?code=abc`)).location).toBe(
+      `${server.url}/login?error=spotify_auth_failed`,
+    );
+  });
+
+  it("keeps another user away from someone's Spotify", async () => {
+    const owner = await server.login();
+    const other = await server.login();
+    await connectSpotify(server.url, owner.token);
+    const base = `/api/users/${owner.user.id}/spotify`;
+    const seen = await server.call('GET', base, { token: other.token });
+    expect(seen.status).toBe(403);
+    expect(seen.text).not.toContain(accountId);
+    expect((await server.call('POST', `${base}/sync`, { token: other.token })).status).toBe(403);
+    expect((await server.call('DELETE', base, { token: other.token })).status).toBe(403);
+    const publicView = await server.call('GET', `/api/users/${owner.user.id}`, { token: other.token });
+    expect(publicView.text).not.toContain(accountId);
+    const user = await em().findOneOrFail(UserSchema, owner.user.id);
+    expect(user.spotifyRefreshToken).not.toBeNull();
+  });
+
+  it('disconnect deletes the tokens and the Spotify-sourced entries only', async () => {
+    const me = await server.login();
+    await connectSpotify(server.url, me.token);
+    const fork = em();
+    const fromSpotify = fork.create(PodcastSchema, { name: 'From Spotify', spotifyId: uniqueName('show') });
+    const byHand = fork.create(PodcastSchema, { name: 'By hand', spotifyId: uniqueName('show') });
+    await fork.flush();
+    fork.create(UserPodcastSchema, { userId: me.user.id, podcastId: fromSpotify.id, source: 'spotify' });
+    fork.create(UserPodcastSchema, { userId: me.user.id, podcastId: byHand.id, source: 'manual' });
+    await fork.flush();
+
+    const res = await server.call('DELETE', `/api/users/${me.user.id}/spotify`, { token: me.token });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ ok: true });
+    const user = await em().findOneOrFail(UserSchema, me.user.id);
+    expect(user.spotifyAccessToken).toBeNull();
+    expect(user.spotifyRefreshToken).toBeNull();
+    expect(user.spotifyTokenExpiry).toBeNull();
+    const left = await em().find(UserPodcastSchema, { userId: me.user.id });
+    expect(left.map((e) => e.podcastId)).toEqual([byHand.id]);
+    const status = await server.call('GET', `/api/users/${me.user.id}/spotify`, { token: me.token });
+    expect(status.json).toMatchObject({ connected: false });
+    expect((await server.call('POST', `/api/users/${me.user.id}/spotify/sync`, { token: me.token })).status).toBe(409);
+  });
+});

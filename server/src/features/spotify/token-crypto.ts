@@ -1,0 +1,46 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+// Spotify access and refresh tokens at rest: AES-256-GCM with a random 96-bit IV per value.
+// Stored form: "v1.<iv>.<auth tag>.<ciphertext>", each part base64url. The tag makes any change
+// to a stored value (or a wrong key) fail to decrypt instead of yielding garbage.
+
+const VERSION = 'v1';
+
+/** A 32-byte key given as 64 hex digits or as base64 / base64url. */
+export function parseTokenKey(value: string): Buffer {
+  const text = value.trim();
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (key.length !== 32) {
+    throw new Error(
+      'Invalid configuration:\n  TOKEN_ENCRYPTION_KEY: must be 32 bytes, as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)',
+    );
+  }
+  return key;
+}
+
+export function encryptToken(plain: string, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  const tag = cipher.getAuthTag();
+  return [VERSION, iv.toString('base64url'), tag.toString('base64url'), ciphertext.toString('base64url')].join('.');
+}
+
+export class TokenDecryptError extends Error {
+  constructor() {
+    super('A stored Spotify token could not be decrypted (wrong TOKEN_ENCRYPTION_KEY or corrupted value)');
+    this.name = 'TokenDecryptError';
+  }
+}
+
+export function decryptToken(stored: string, key: Buffer): string {
+  const [version, iv, tag, ciphertext] = stored.split('.');
+  if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new TokenDecryptError();
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  } catch {
+    throw new TokenDecryptError();
+  }
+}
