@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122015653 } from './Migration20261122015653';
 import { Migration20261122023714 } from './Migration20261122023714';
 import { Migration20261122023926 } from './Migration20261122023926';
+import { Migration20261122024101 } from './Migration20261122024101';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122015653', class: Migration20261122015653 },
   { name: 'Migration20261122023714', class: Migration20261122023714 },
   { name: 'Migration20261122023926', class: Migration20261122023926 },
+  { name: 'Migration20261122024101', class: Migration20261122024101 },
 ];

@@ -1,0 +1,225 @@
+// Feed benchmark: synthetic populations (10k and 100k people, ~30 shows each drawn with Zipf
+// popularity over 20k shows, three intents) in a separate local stack (.data/bench), the full
+// candidate precompute, then GET /api/users/:id/feed over HTTP against GET /api/users/:id as a
+// baseline. Prints a table and, last, one JSON line. Usage: npm run bench:feed
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { INTENTS } from '@shared/index';
+import { loadConfig } from '../../server/src/config';
+import { initOrm, migrate } from '../../server/src/db/orm';
+import { recomputeAll } from '../../server/src/features/matching/precompute';
+import { createLogger } from '../../server/src/logger';
+import { startServer } from '../../server/src/server';
+import { recreateDatabase, startLocalStack } from '../lib/local-stack';
+
+const POPULATIONS = process.env.BENCH_USERS ? process.env.BENCH_USERS.split(',').map(Number) : [10_000, 100_000];
+const PODCASTS = 20_000;
+/** Draws per person before duplicates are dropped: about 30 distinct shows remain. */
+const DRAWS = 34;
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 600);
+const WARMUP = 100;
+const SAMPLE_USERS = 500;
+
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] as number;
+}
+
+interface Stats {
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+}
+const stats = (samples: number[]): Stats => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    mean: samples.reduce((s, x) => s + x, 0) / samples.length,
+  };
+};
+const round = (x: number) => Math.round(x * 100) / 100;
+
+/** Set-based generation: no row goes through Node. */
+async function generate(em: EntityManager, users: number): Promise<void> {
+  const sql = (text: string) => em.getConnection().execute(text, [], 'run');
+  await sql('set synchronous_commit = off');
+  await sql(`insert into podcasts (name, creator, category, categories, created_at)
+    select 'Show ' || g, 'Creator ' || g, c, array[c, c2], now()
+      from generate_series(1, ${PODCASTS}) g,
+      lateral (select (array['Comedy','News','True Crime','Society & Culture','Business','Health & Fitness',
+        'History','Science','Sports','Technology','Education','Arts','Music','TV & Film','Religion & Spirituality',
+        'Kids & Family','Leisure','Fiction','Government'])[1 + (g * 7919) % 19] as c,
+        (array['Comedy','News','Business','Science','Arts','Education'])[1 + (g * 104729) % 6] as c2) x`);
+  await sql(`insert into users (username, password, display_name, intent, match_preferences, created_at, updated_at, is_demo)
+    select 'bench' || g, 'x', 'Bench person ' || g, (array['romantic','platonic','professional'])[1 + g % 3],
+           '{"minMatchPercentage":0}', now(), now(), false
+      from generate_series(1, ${users}) g`);
+  await sql(`insert into user_profiles (user_id, intent, display_name, tagline, active)
+    select u.id, i, u.display_name, 'Tagline of ' || u.display_name, random() < 0.7
+      from users u cross join unnest(array['romantic','platonic','professional']) i`);
+  // Zipf (s = 1) over show ranks: rank = floor(exp(U * ln(N + 1))) is log-uniform, P(rank) ~ 1/rank.
+  await sql(`insert into user_podcasts (user_id, podcast_id, times_listened, episode_count, hidden, source, created_at)
+    select u.id, (select min(id) from podcasts) - 1 + r.rank, floor(random() * random() * 60)::int,
+           floor(random() * 120)::int, random() < 0.03, 'manual', now()
+      from users u cross join lateral (
+        select least(${PODCASTS}, floor(exp(random() * ln(${PODCASTS} + 1)))::int) as rank
+          from generate_series(1, ${DRAWS}) where u.id > 0) r
+    on conflict (user_id, podcast_id) do nothing`);
+  await sql('analyze');
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const start = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - start };
+}
+
+interface Result {
+  users: number;
+  generateMs: number;
+  libraryRows: number;
+  precomputeMs: number;
+  candidateRows: number;
+  feed: Stats;
+  baseline: Stats;
+  counts: Stats;
+  feedItemsMean: number;
+}
+
+async function runPopulation(stack: { postgresBaseUrl: string; redisUrl: string }, users: number): Promise<Result> {
+  log(`--- ${users} people`);
+  const databaseUrl = await recreateDatabase(stack.postgresBaseUrl, 'podmatch_bench');
+  const orm = await initOrm(databaseUrl);
+  let generateMs: number;
+  let precomputeMs: number;
+  let libraryRows: number;
+  let candidateRows: number;
+  try {
+    await migrate(orm);
+    generateMs = (await timed(() => generate(orm.em.fork() as EntityManager, users))).ms;
+    const [row] = await orm.em.getConnection().execute('select count(*)::int as n from user_podcasts', [], 'all');
+    libraryRows = row?.n as number;
+    log(`generated ${users} people, ${libraryRows} library rows in ${Math.round(generateMs)} ms`);
+    const pre = await timed(() => recomputeAll(orm.em.fork() as EntityManager, log));
+    precomputeMs = pre.ms;
+    candidateRows = pre.value.rows;
+    await orm.em.getConnection().execute('analyze feed_candidates', [], 'run');
+  } finally {
+    await orm.close();
+  }
+
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: `${stack.redisUrl.replace(/\/\d*$/, '')}/5`,
+    MEDIA_DIR: '.data/bench/media',
+    LOG_LEVEL: 'warn',
+  });
+  const server = await startServer(config, createLogger('server', config.logLevel));
+  try {
+    const em = server.deps.orm.em.fork() as EntityManager;
+    const sampled = (await em
+      .getConnection()
+      .execute(`select id from users order by random() limit ${SAMPLE_USERS}`, [], 'all')) as { id: number }[];
+    const people: { id: number; token: string }[] = [];
+    for (const { id } of sampled) people.push({ id, token: (await server.deps.sessions.create(em, id)).token });
+
+    const get = async (url: string, token: string) => {
+      const start = performance.now();
+      const res = await fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = await res.text();
+      const ms = performance.now() - start;
+      if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.slice(0, 200)}`);
+      return { ms, body };
+    };
+    const pick = (i: number) => people[(i * 7919) % people.length] as { id: number; token: string };
+    const intentOf = (i: number) => INTENTS[i % INTENTS.length];
+
+    for (let i = 0; i < WARMUP; i++) {
+      const p = pick(i);
+      await get(`/api/users/${p.id}/feed?intent=${intentOf(i)}`, p.token);
+      await get(`/api/users/${p.id}`, p.token);
+    }
+    const feed: number[] = [];
+    const baseline: number[] = [];
+    const counts: number[] = [];
+    let items = 0;
+    // Interleaved, so background noise on this shared machine hits both series alike.
+    for (let i = 0; i < REQUESTS; i++) {
+      const p = pick(i + WARMUP);
+      const f = await get(`/api/users/${p.id}/feed?intent=${intentOf(i)}`, p.token);
+      feed.push(f.ms);
+      items += (JSON.parse(f.body) as unknown[]).length;
+      baseline.push((await get(`/api/users/${p.id}`, p.token)).ms);
+      if (i % 3 === 0) counts.push((await get(`/api/users/${p.id}/feed-counts`, p.token)).ms);
+    }
+    return {
+      users,
+      generateMs,
+      libraryRows,
+      precomputeMs,
+      candidateRows,
+      feed: stats(feed),
+      baseline: stats(baseline),
+      counts: stats(counts),
+      feedItemsMean: items / REQUESTS,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+const started = performance.now();
+const stack = await startLocalStack({
+  dataDir: path.resolve('.data/bench'),
+  database: 'postgres',
+  persistRedis: false,
+  log,
+});
+const results: Result[] = [];
+try {
+  for (const users of POPULATIONS) results.push(await runPopulation(stack, users));
+} finally {
+  await stack.stop();
+}
+
+console.log('');
+console.log(
+  `${'people'.padStart(8)} ${'lib rows'.padStart(9)} ${'gen s'.padStart(6)} ${'pre s'.padStart(6)} ${'cand rows'.padStart(10)} | ` +
+    `${'feed p50'.padStart(8)} ${'p95'.padStart(6)} ${'p99'.padStart(6)} | ${'counts p95'.padStart(10)} | ` +
+    `${'user p50'.padStart(8)} ${'p95'.padStart(6)} ${'p99'.padStart(6)} | items`,
+);
+for (const r of results) {
+  console.log(
+    `${String(r.users).padStart(8)} ${String(r.libraryRows).padStart(9)} ${(r.generateMs / 1000).toFixed(1).padStart(6)} ` +
+      `${(r.precomputeMs / 1000).toFixed(1).padStart(6)} ${String(r.candidateRows).padStart(10)} | ` +
+      `${r.feed.p50.toFixed(2).padStart(8)} ${r.feed.p95.toFixed(2).padStart(6)} ${r.feed.p99.toFixed(2).padStart(6)} | ` +
+      `${r.counts.p95.toFixed(2).padStart(10)} | ` +
+      `${r.baseline.p50.toFixed(2).padStart(8)} ${r.baseline.p95.toFixed(2).padStart(6)} ${r.baseline.p99.toFixed(2).padStart(6)} | ` +
+      `${r.feedItemsMean.toFixed(1)}`,
+  );
+}
+console.log(
+  `(${REQUESTS} feed and ${REQUESTS} baseline requests per population, ms; total ${Math.round((performance.now() - started) / 1000)} s)`,
+);
+const small = results.find((r) => r.users === 10_000);
+const large = results.find((r) => r.users === 100_000);
+console.log(
+  JSON.stringify({
+    feed_p95_ms_10k: small ? round(small.feed.p95) : null,
+    feed_p95_ms_100k: large ? round(large.feed.p95) : null,
+    baseline_p95_ms_100k: large ? round(large.baseline.p95) : null,
+    users: POPULATIONS,
+  }),
+);
+process.exit(0);
