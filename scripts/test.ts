@@ -88,6 +88,21 @@ function vitest(projects: string[], env: NodeJS.ProcessEnv): Omit<TierResult, 't
   };
 }
 
+/** Waits until something answers at this URL (any HTTP status), or the process exits. */
+async function waitForUrl(url: string, child: AppProcess['child'], timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited (code ${child.exitCode})`);
+    const answered = await fetch(url).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000}s`);
+}
+
 async function ensureStack(): Promise<LocalStack> {
   stack ??= await startLocalStack({
     dataDir: path.join(root, '.data/test'),
@@ -134,6 +149,9 @@ try {
     await prepareDatabase({ databaseUrl, redisUrl, seed: true, log });
     buildClient(root);
     const port = await freePort();
+    // Spotify is a local stand-in (scripts/spotify-stand-in.ts) that speaks its OAuth and Web API.
+    const spotifyPort = await freePort();
+    const spotifyUrl = `http://127.0.0.1:${spotifyPort}`;
     const env = {
       ...process.env,
       NODE_ENV: 'test',
@@ -143,13 +161,24 @@ try {
       REDIS_URL: redisUrl,
       MEDIA_DIR: path.join(root, '.data/test/media'),
       LOG_LEVEL: 'warn',
+      SPOTIFY_CLIENT_ID: 'stand-in-client-id',
+      SPOTIFY_REDIRECT_URI: `http://127.0.0.1:${port}/api/spotify/callback`,
+      SPOTIFY_ACCOUNTS_URL: spotifyUrl,
+      SPOTIFY_API_URL: `${spotifyUrl}/v1`,
     };
     apps.push(
       startAppProcess('server', 'server/src/main.ts', env, runDir),
       startAppProcess('worker', 'worker/src/main.ts', env, runDir),
+      startAppProcess(
+        'spotify-stand-in',
+        'scripts/spotify-stand-in.ts',
+        { ...process.env, SPOTIFY_STAND_IN_PORT: String(spotifyPort) },
+        runDir,
+      ),
     );
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitForHealthy(baseUrl, apps[0]!.child);
+    await waitForUrl(`${spotifyUrl}/v1/me`, apps[2]!.child);
     const jsonFile = path.join(reportDir, 'playwright.json');
     fs.rmSync(jsonFile, { force: true });
     const ok = run(

@@ -60,7 +60,12 @@ function prefixLines(from: NodeJS.ReadableStream | null, to: NodeJS.WritableStre
 export async function reapStaleAppProcesses(runDir: string): Promise<void> {
   if (!fs.existsSync(runDir)) return;
   for (const file of fs.readdirSync(runDir).filter((f) => f.endsWith('.pid'))) {
-    const pid = Number(fs.readFileSync(path.join(runDir, file), 'utf8'));
+    let pid = 0;
+    try {
+      pid = Number(fs.readFileSync(path.join(runDir, file), 'utf8'));
+    } catch {
+      continue; // removed meanwhile by the process that owned it
+    }
     if (pid > 0 && isAlive(pid)) {
       console.log(`[launcher] stopping ${file.replace('.pid', '')} (pid ${pid}) left by an earlier run`);
       await killAndWait(pid, 'SIGTERM');

@@ -4,8 +4,12 @@ import { LIMITS } from '@shared/index';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { AppDeps } from './app-deps';
+import { artworkRoutes } from './features/artwork/artwork.routes';
 import { authRoutes } from './features/auth/auth.routes';
+import { feedRoutes } from './features/feed/feed.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { podcastsRoutes } from './features/podcasts/podcasts.routes';
+import { spotifyRoutes } from './features/spotify/spotify.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { authenticate } from './http/authenticate';
 import { apiNotFound, errorHandler } from './http/error-handler';
@@ -33,8 +37,12 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', requestContext(deps.orm));
   app.use('/api', authenticate(deps.sessions));
   app.use(healthRoutes(deps));
+  app.use(artworkRoutes());
   app.use(authRoutes(deps));
   app.use(usersRoutes(deps));
+  app.use(feedRoutes(deps));
+  app.use(spotifyRoutes(deps));
+  app.use(podcastsRoutes(deps));
   app.use('/api', apiNotFound);
 
   app.use('/media', express.static(deps.config.mediaDir, { maxAge: '1h', fallthrough: false, dotfiles: 'deny' }));

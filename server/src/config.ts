@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { loadSpotifyConfig } from './features/spotify/spotify-config';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -52,5 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    // SPOTIFY_* and TOKEN_ENCRYPTION_KEY (see .env.example and docs/spotify.md).
+    spotify: loadSpotifyConfig(env, { isProduction, port: e.PORT }),
   };
 }

@@ -1,8 +1,19 @@
 import { z } from 'zod';
 import { DevLoginBodySchema, LoginResponseSchema, OkResponseSchema } from './schemas/auth';
 import { IdSchema } from './schemas/common';
+import { FeedCountsSchema, FeedQuerySchema, FeedResponseSchema } from './schemas/feed';
 import { HealthResponseSchema } from './schemas/health';
 import { JobAcceptedSchema } from './schemas/jobs';
+import {
+  AddUserPodcastBodySchema,
+  OpmlImportResultSchema,
+  PodcastSearchQuerySchema,
+  PodcastSearchResultSchema,
+  UpdateUserPodcastBodySchema,
+  UserPodcastEntrySchema,
+  UserPodcastListSchema,
+} from './schemas/podcasts';
+import { SpotifyConnectTicketSchema, SpotifyExchangeBodySchema, SpotifyStatusSchema } from './schemas/spotify';
 import { SelfUserSchema, UpdateUserBodySchema, UserResponseSchema } from './schemas/user';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -86,6 +97,7 @@ export function buildPath(
 }
 
 const UserIdParams = z.strictObject({ userId: IdSchema });
+const EntryIdParams = z.strictObject({ id: IdSchema });
 
 export const api = {
   health: defineEndpoint({ method: 'GET', path: '/api/health', access: 'public', response: HealthResponseSchema }),
@@ -112,6 +124,21 @@ export const api = {
     body: UpdateUserBodySchema,
     response: SelfUserSchema,
   }),
+  feed: defineEndpoint({
+    method: 'GET',
+    path: '/api/users/:userId/feed',
+    access: 'user',
+    params: UserIdParams,
+    query: FeedQuerySchema,
+    response: FeedResponseSchema,
+  }),
+  feedCounts: defineEndpoint({
+    method: 'GET',
+    path: '/api/users/:userId/feed-counts',
+    access: 'user',
+    params: UserIdParams,
+    response: FeedCountsSchema,
+  }),
   generateAvatar: defineEndpoint({
     method: 'POST',
     path: '/api/users/:userId/generated-avatar',
@@ -119,6 +146,90 @@ export const api = {
     params: UserIdParams,
     response: JobAcceptedSchema,
     status: 202,
+  }),
+  listUserPodcasts: defineEndpoint({
+    method: 'GET',
+    path: '/api/users/:userId/podcasts',
+    access: 'user',
+    params: UserIdParams,
+    response: UserPodcastListSchema,
+  }),
+  addUserPodcast: defineEndpoint({
+    method: 'POST',
+    path: '/api/users/:userId/podcasts',
+    access: 'user',
+    params: UserIdParams,
+    body: AddUserPodcastBodySchema,
+    response: UserPodcastEntrySchema,
+    status: 201,
+  }),
+  importOpml: defineEndpoint({
+    method: 'POST',
+    path: '/api/users/:userId/podcasts/opml',
+    access: 'user',
+    params: UserIdParams,
+    // multipart/form-data with one file field `opml`
+    response: OpmlImportResultSchema,
+    status: 202,
+  }),
+  updateUserPodcast: defineEndpoint({
+    method: 'PUT',
+    path: '/api/user-podcasts/:id',
+    access: 'user',
+    params: EntryIdParams,
+    body: UpdateUserPodcastBodySchema,
+    response: UserPodcastEntrySchema,
+  }),
+  removeUserPodcast: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/user-podcasts/:id',
+    access: 'user',
+    params: EntryIdParams,
+    response: OkResponseSchema,
+  }),
+  searchPodcasts: defineEndpoint({
+    method: 'GET',
+    path: '/api/podcasts/search',
+    access: 'user',
+    query: PodcastSearchQuerySchema,
+    response: PodcastSearchResultSchema,
+  }),
+  spotifyStatus: defineEndpoint({
+    method: 'GET',
+    path: '/api/users/:userId/spotify',
+    access: 'user',
+    params: UserIdParams,
+    response: SpotifyStatusSchema,
+  }),
+  spotifySync: defineEndpoint({
+    method: 'POST',
+    path: '/api/users/:userId/spotify/sync',
+    access: 'user',
+    params: UserIdParams,
+    response: JobAcceptedSchema,
+    status: 202,
+  }),
+  spotifyDisconnect: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/users/:userId/spotify',
+    access: 'user',
+    params: UserIdParams,
+    response: OkResponseSchema,
+  }),
+  /** A one-time URL to navigate to (GET /api/spotify/login?ticket=...) to connect the signed-in user. */
+  spotifyConnectTicket: defineEndpoint({
+    method: 'POST',
+    path: '/api/spotify/connect-ticket',
+    access: 'user',
+    response: SpotifyConnectTicketSchema,
+  }),
+  /** Trades the one-time code of `/login?spotify_code=` (after signing in through Spotify) for a session. */
+  spotifyExchange: defineEndpoint({
+    method: 'POST',
+    path: '/api/auth/spotify/exchange',
+    access: 'public',
+    body: SpotifyExchangeBodySchema,
+    response: LoginResponseSchema,
   }),
 } as const;
 

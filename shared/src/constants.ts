@@ -77,6 +77,7 @@ export const LIMITS = {
   displayNameMaxLength: 60,
   taglineMaxLength: 160,
   jsonBodyMaxBytes: 100 * 1024,
+  opmlMaxBytes: 1024 * 1024,
 } as const;
 
 export const GESTURES = {

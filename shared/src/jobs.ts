@@ -29,7 +29,7 @@ export function defineJob<Name extends string, P extends z.ZodType, R extends z.
   return { ...def, options: { attempts: 3, backoffMs: 1000, keepSeconds: 3600, ...def.options } };
 }
 
-export const QUEUES = { media: 'media', sync: 'sync' } as const;
+export const QUEUES = { media: 'media', sync: 'sync', matching: 'matching' } as const;
 
 export const jobs = {
   /** Renders the letter avatar for a user (their initial on their intent's colours). */
@@ -60,6 +60,21 @@ export const jobs = {
     options: { attempts: 5, backoffMs: 2000 },
     dedupeKey: (p) => (p.source === 'spotify' ? `podcasts.sync:spotify:${p.userId}` : undefined),
     notifyUser: (p) => p.userId,
+  }),
+  /**
+   * Recomputes precomputed feed candidates (docs/matching.md): one user's after their library or
+   * visibility changes, or everyone's (periodic refresh of rarity weights).
+   */
+  matchesRecompute: defineJob({
+    name: 'matches.recompute',
+    queue: QUEUES.matching,
+    payload: z.discriminatedUnion('scope', [
+      z.object({ scope: z.literal('user'), userId: z.number().int().positive() }),
+      z.object({ scope: z.literal('all') }),
+    ]),
+    result: z.object({ users: z.number().int(), rows: z.number().int() }),
+    options: { attempts: 3, backoffMs: 2000 },
+    dedupeKey: (p) => (p.scope === 'user' ? `matches.recompute:${p.userId}` : 'matches.recompute:all'),
   }),
 } as const;
 

@@ -13,6 +13,7 @@ import { Emitter } from '@socket.io/redis-emitter';
 import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ormConfig } from '../../server/src/db/orm-config';
+import { JobQueue } from '../../server/src/jobs/job-queue';
 import type { Logger } from '../../server/src/logger';
 import type { WorkerConfig } from './config';
 import { assertHandlersCoverJobs, handlers, jobKeyByName } from './handlers';
@@ -31,6 +32,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   // BullMQ workers block on Redis; they need unlimited retries per request.
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   const emitter = new Emitter<ServerToClientEvents>(connection);
+  const followUps = new JobQueue(connection);
 
   const notify = (job: Job, key: JobKey, event: Omit<JobStatusEvent, 'jobId' | 'name'>) => {
     const def = jobs[key];
@@ -50,6 +52,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       em: orm.em.fork(),
       emitter,
       mediaDir: config.mediaDir,
+      enqueue: (key, payload) => followUps.enqueue(key, payload),
+      feedFetchAllowedIps: config.feedFetchAllowedIps,
       logger,
       progress: async (percent) => {
         await job.updateProgress(percent);
@@ -65,7 +69,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     worker.on('failed', (job, error) => {
       if (!job) return;
       const key = jobKeyByName.get(job.name);
-      const final = job.attemptsMade >= (job.opts.attempts ?? 1);
+      // An UnrecoverableError (e.g. Spotify access revoked: "Reconnect Spotify") is not retried.
+      const final = error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
       logger.warn(
         `job ${job.name} ${job.id} failed (attempt ${job.attemptsMade}${final ? ', final' : ''}): ${error.message}`,
       );
@@ -90,6 +95,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       clearInterval(timer);
       // Lets running jobs finish; unfinished ones are picked up again by another worker.
       await Promise.all(workers.map((w) => w.close()));
+      await followUps.close();
       await connection.zrem(WORKER_HEARTBEAT.key, id).catch(() => undefined);
       connection.disconnect();
       await orm.close();

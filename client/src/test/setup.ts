@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { authCheckAtom } from '@/lib/auth-check';
 import { badgesAtom, EMPTY_BADGES } from '@/lib/badges';
@@ -6,6 +6,9 @@ import { savedIntentAtom, selectedIntentAtom } from '@/lib/intent';
 import { reloadSession } from '@/lib/session';
 import { appStore } from '@/lib/store';
 import { toastsAtom } from '@/lib/toast';
+
+// Lazy route chunks load slowly when the machine is busy (CI runs tiers back to back).
+configure({ asyncUtilTimeout: 5000 });
 
 // Every test starts from empty storage and a fresh app state in the shared jotai store.
 afterEach(() => {

@@ -1,5 +1,5 @@
 import type { Endpoint } from '@shared/api';
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { badRequest, unauthorized } from './errors';
 import type { AuthContext } from './request-context';
@@ -36,10 +36,19 @@ function parsePart<S extends z.ZodType>(schema: S, value: unknown, part: string)
  * schemas, and sends the handler's result through the response schema, which strips any field the
  * contract does not name.
  */
-export function mount<E extends Endpoint>(router: Router, endpoint: E, handler: Handler<E>): void {
+export function mount<E extends Endpoint>(
+  router: Router,
+  endpoint: E,
+  handler: Handler<E>,
+  /** Middleware run after the access check and before validation, e.g. a multipart parser. */
+  before: RequestHandler[] = [],
+): void {
   const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-  router[method](endpoint.path, async (req: Request, res: Response) => {
+  const checkAccess: RequestHandler = (req, _res, next) => {
     if (endpoint.access === 'user' && !req.auth) throw unauthorized();
+    next();
+  };
+  router[method](endpoint.path, checkAccess, ...before, async (req: Request, res: Response) => {
     const ctx = {
       params: parsePart(endpoint.params, req.params, 'params'),
       query: parsePart(endpoint.query, req.query, 'query'),

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobKey, JobPayload, JobResult, ServerToClientEvents } from '@shared/index';
 import type { Emitter } from '@socket.io/redis-emitter';
+import type { JobQueue } from '../../../server/src/jobs/job-queue';
 import type { Logger } from '../../../server/src/logger';
 
 export interface JobContext {
@@ -8,7 +9,11 @@ export interface JobContext {
   em: EntityManager;
   emitter: Emitter<ServerToClientEvents>;
   mediaDir: string;
+  /** Addresses feed fetching may reach despite being private (tests only). */
+  feedFetchAllowedIps: string[];
   logger: Logger;
+  /** Queues a follow-up job (e.g. a match recompute after a library changed). */
+  enqueue: JobQueue['enqueue'];
   /** Reports progress 0-100 to BullMQ and to the user's sockets. */
   progress(percent: number): Promise<void>;
 }

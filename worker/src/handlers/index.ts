@@ -1,12 +1,14 @@
 import { type JobKey, jobs } from '@shared/index';
 import { avatarGenerate } from './avatar-generate.job';
 import type { JobHandler } from './handler';
+import { matchesRecompute } from './matches-recompute.job';
 import { podcastsSync } from './podcasts-sync.job';
 
 /** One handler per shared job definition: leaving one out is a compile error. */
 export const handlers: { [K in JobKey]: JobHandler<K> } = {
   avatarGenerate,
   podcastsSync,
+  matchesRecompute,
 };
 
 /** Job name (as stored in BullMQ) to definition key. */

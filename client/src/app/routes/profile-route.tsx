@@ -1,6 +1,13 @@
+import { lazy, Suspense } from 'react';
 import { useLogout } from '@/features/auth/use-logout';
 import { ProfilePlaceholder } from '@/features/profile/profile-placeholder';
+import { SpotifyConnectionCard } from '@/features/spotify/spotify-connection-card';
 import { useCurrentUser, useSaveIntent } from '@/features/user/user-queries';
+
+// Its own chunk: the header renders without waiting for the library code (search, upload, socket).
+const PodcastLibrarySection = lazy(() =>
+  import('@/features/podcasts/podcast-library-section').then((m) => ({ default: m.PodcastLibrarySection })),
+);
 
 /** Own profile (/profile): changing the intent here also saves it on the server. */
 export default function ProfileRoute() {
@@ -15,6 +22,13 @@ export default function ProfileRoute() {
       intentSaving={isSaving}
       onLogout={() => void logout()}
       loggingOut={isPending}
-    />
+    >
+      {user ? <SpotifyConnectionCard userId={user.id} /> : null}
+      {user ? (
+        <Suspense fallback={null}>
+          <PodcastLibrarySection userId={user.id} />
+        </Suspense>
+      ) : null}
+    </ProfilePlaceholder>
   );
 }

@@ -1,6 +1,7 @@
 import { INTENT_INFO, type Intent } from '@shared/constants';
 import type { SelfUser } from '@shared/schemas/user';
 import { LogOut, UserRound } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
 import { PlaceholderCard } from '@/components/ui/placeholder-card';
@@ -13,6 +14,8 @@ interface ProfilePlaceholderProps {
   intentSaving?: boolean;
   onLogout: () => void;
   loggingOut?: boolean;
+  /** Cards composed by the route (e.g. the Spotify connection), shown above Log out. */
+  children?: ReactNode;
 }
 
 /** Stand-in for the own-profile screen (a later issue): name, tagline, intent switcher, log out. */
@@ -23,6 +26,7 @@ export function ProfilePlaceholder({
   intentSaving,
   onLogout,
   loggingOut,
+  children,
 }: ProfilePlaceholderProps) {
   const info = INTENT_INFO[intent];
   const tagline = user?.[info.taglineField] ?? info.missingTagline;
@@ -50,6 +54,7 @@ export function ProfilePlaceholder({
         <p>The full profile arrives in a later release.</p>
         <p className="mt-1">Photo, video intro, taglines and your top podcasts will live here.</p>
       </PlaceholderCard>
+      {children}
       <Button variant="destructive" className="w-full" onClick={onLogout} disabled={loggingOut}>
         {loggingOut ? <Spinner /> : <LogOut aria-hidden="true" className="size-4" />}
         Log out

@@ -1,4 +1,5 @@
 import { BlockSchema } from './block.entity';
+import { FeedCandidateRunSchema, FeedCandidateSchema } from './feed-candidate.entity';
 import { MatchSchema } from './match.entity';
 import { MessageSchema } from './message.entity';
 import { PodcastSchema } from './podcast.entity';
@@ -9,6 +10,7 @@ import { UserPodcastSchema } from './user-podcast.entity';
 import { UserProfileSchema } from './user-profile.entity';
 
 export * from './block.entity';
+export * from './feed-candidate.entity';
 export * from './match.entity';
 export * from './message.entity';
 export * from './podcast.entity';
@@ -28,4 +30,6 @@ export const entities = [
   MessageSchema,
   SessionSchema,
   BlockSchema,
+  FeedCandidateSchema,
+  FeedCandidateRunSchema,
 ];

@@ -28,11 +28,7 @@ export function authRoutes(deps: AppDeps): Router {
     return { ok: true as const };
   });
 
-  // Spotify sign-in and connect arrive with the podcast library; until client credentials are
-  // configured both send the browser back to the login screen with the SPEC's error value.
-  router.get(['/api/auth/spotify', '/api/spotify/login'], (_req, res) => {
-    res.redirect(302, '/login?error=missing_spotify_credentials');
-  });
+  // Spotify sign-in and connect: features/spotify/spotify.routes.ts.
 
   return router;
 }
