@@ -46,7 +46,7 @@ const rules: Record<keyof Api, Rule> = {
   spotifyDisconnect: { policy: 'owner', otherUserStatus: 403 },
   spotifyConnectTicket: { policy: 'signed-in' },
   spotifyExchange: { policy: 'public' },
-  listUserPodcasts: { policy: 'signed-in' },
+  listUserPodcasts: { policy: 'owner', otherUserStatus: 403 },
   searchPodcasts: { policy: 'signed-in' },
   // A podcast id that does not exist: 404 for the owner (adding a real one: podcasts tests).
   addUserPodcast: { policy: 'owner', otherUserStatus: 403, body: { podcastId: 2_000_000_000 }, ownerStatus: 404 },

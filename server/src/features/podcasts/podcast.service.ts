@@ -8,10 +8,10 @@ const LIBRARY_SELECT = `
          up.last_episode, up.source, p.name, p.creator, p.image_url, p.category
   from user_podcasts up join podcasts p on p.id = up.podcast_id`;
 
-/** A user's library, most listened first. Hidden entries only when the owner asks. */
-export async function listLibrary(em: EntityManager, userId: number, includeHidden: boolean) {
+/** A user's whole library (hidden entries included: only its owner may ask), most listened first. */
+export async function listLibrary(em: EntityManager, userId: number) {
   const rows: LibraryRow[] = await em.getConnection().execute(
-    `${LIBRARY_SELECT} where up.user_id = ? ${includeHidden ? '' : 'and up.hidden = false'}
+    `${LIBRARY_SELECT} where up.user_id = ?
      order by up.times_listened desc, p.name asc, up.id asc`,
     [userId],
   );

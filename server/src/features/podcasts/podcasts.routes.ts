@@ -21,10 +21,12 @@ export function podcastsRoutes(deps: AppDeps): Router {
   /** Who matches whom depends on libraries: refresh this user's feed candidates. */
   const libraryChanged = (userId: number) => deps.jobs.enqueue('matchesRecompute', { scope: 'user', userId });
 
-  // Signed in: the owner sees every entry, others only visible ones (hidden stays hidden).
-  mount(router, api.listUserPodcasts, async ({ params, auth, req }) =>
-    listLibrary(req.em, params.userId, userPolicy.isOwner(auth, params.userId)),
-  );
+  // Owner only (SPEC: every user acts on their own id). Others see someone's podcasts only through
+  // what matching shows them (shared podcasts), and never the hidden ones.
+  mount(router, api.listUserPodcasts, async ({ params, auth, req }) => {
+    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only list your own library.');
+    return listLibrary(req.em, params.userId);
+  });
 
   // Owner only.
   mount(router, api.addUserPodcast, async ({ params, body, auth, req }) => {
