@@ -8,6 +8,7 @@ import { artworkRoutes } from './features/artwork/artwork.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { feedRoutes } from './features/feed/feed.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { matchesRoutes } from './features/matches/matches.routes';
 import { podcastsRoutes } from './features/podcasts/podcasts.routes';
 import { spotifyRoutes } from './features/spotify/spotify.routes';
 import { usersRoutes } from './features/users/users.routes';
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(authRoutes(deps));
   app.use(usersRoutes(deps));
   app.use(feedRoutes(deps));
+  app.use(matchesRoutes(deps));
   app.use(spotifyRoutes(deps));
   app.use(podcastsRoutes(deps));
   app.use('/api', apiNotFound);

@@ -1,5 +1,6 @@
 import type { Intent } from './constants';
 import type { JobState } from './schemas/jobs';
+import type { MatchView } from './schemas/matches';
 import type { SelfUser } from './schemas/user';
 
 /** Rooms: every socket of a user joins userRoom, so all their tabs receive the same events. */
@@ -27,6 +28,10 @@ export interface ServerToClientEvents {
   'user:updated': (user: SelfUser) => void;
   'job:status': (event: JobStatusEvent) => void;
   'badges:update': (counts: BadgeCounts) => void;
+  /** A like made this pair mutual; each person receives the match as they see it. */
+  'match:new': (match: MatchView) => void;
+  /** The match is gone for this person (unmatch or block by either side). */
+  'match:removed': (event: { matchId: number; intent: Intent }) => void;
   /** Sent just before the server disconnects a socket whose session ended. */
   'session:ended': (reason: 'logout' | 'expired') => void;
 }

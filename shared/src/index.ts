@@ -8,6 +8,7 @@ export * from './schemas/common';
 export * from './schemas/feed';
 export * from './schemas/health';
 export * from './schemas/jobs';
+export * from './schemas/matches';
 export * from './schemas/podcasts';
 export * from './schemas/spotify';
 export * from './schemas/user';

@@ -30,6 +30,19 @@ async function ownEntry(server: TestServer, owner: { token: string; user: { id: 
   return { id: list.json[0].id as number };
 }
 
+/** A mutual match between the owner and a fresh user; returns its id (features/matches). */
+async function ownMatch(server: TestServer, owner: { token: string; user: { id: number } }) {
+  const partner = await server.login();
+  const like = (from: { token: string; user: { id: number } }, to: number) =>
+    server.call('POST', '/api/matches', {
+      token: from.token,
+      body: { user1Id: from.user.id, user2Id: to, intent: 'romantic', user1Liked: true },
+    });
+  await like(owner, partner.user.id);
+  const res = await like(partner, owner.user.id);
+  return { matchId: res.json.id as number };
+}
+
 /** Every endpoint needs a row here; a new endpoint without one fails the first test. */
 const rules: Record<keyof Api, Rule> = {
   health: { policy: 'public' },
@@ -54,6 +67,17 @@ const rules: Record<keyof Api, Rule> = {
   importOpml: { policy: 'owner', otherUserStatus: 403, ownerStatus: 400 },
   updateUserPodcast: { policy: 'owner', otherUserStatus: 404, body: { hidden: true }, setup: ownEntry },
   removeUserPodcast: { policy: 'owner', otherUserStatus: 404, setup: ownEntry },
+  listMatches: { policy: 'owner', otherUserStatus: 403 },
+  getUserMatch: { policy: 'owner', otherUserStatus: 403, setup: ownMatch },
+  getMatch: { policy: 'owner', otherUserStatus: 404, setup: ownMatch },
+  updateMatch: { policy: 'owner', otherUserStatus: 404, body: { isFavorite: true }, setup: ownMatch },
+  markMatchSeen: { policy: 'owner', otherUserStatus: 404, setup: ownMatch },
+  unmatch: { policy: 'owner', otherUserStatus: 404, setup: ownMatch },
+  // Acting for someone else (user1Id other than the caller) is a 403: features/matches tests.
+  createMatch: { policy: 'signed-in' },
+  // Blocking and reporting act on the caller's own behalf only: features/matches tests.
+  blockUser: { policy: 'signed-in' },
+  reportUser: { policy: 'signed-in' },
 };
 
 describe('authorization matrix', () => {
@@ -73,7 +97,7 @@ describe('authorization matrix', () => {
 
     it(`${name}: ${endpoint.method} ${endpoint.path} refuses anonymous callers with 401`, async () => {
       const owner = await server.login();
-      const path = buildPath(endpoint.path, { userId: owner.user.id, id: 1 });
+      const path = buildPath(endpoint.path, { userId: owner.user.id, id: 1, matchId: 1 });
       const res = await server.call(endpoint.method, path, { body: rule.policy === 'owner' ? rule.body : undefined });
       expect(res.status).toBe(401);
     });

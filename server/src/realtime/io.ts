@@ -5,6 +5,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import type { SessionService } from '../features/auth/session.service';
+import { badgesFor } from '../features/matches/badges.service';
 import type { Logger } from '../logger';
 
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -41,6 +42,10 @@ export function createRealtime(
     socket.on('ping', (ack) => {
       if (typeof ack === 'function') ack({ serverTime: new Date().toISOString() });
     });
+    // Fresh badges for the new tab (features/matches/badges.service.ts).
+    badgesFor(deps.orm.em.fork(), socket.data.userId)
+      .then((counts) => socket.emit('badges:update', counts))
+      .catch((error: unknown) => deps.logger.warn(`badges not sent on connect: ${(error as Error).message}`));
   });
 
   return {

@@ -4,6 +4,7 @@ import { MatchSchema } from './match.entity';
 import { MessageSchema } from './message.entity';
 import { PodcastSchema } from './podcast.entity';
 import { PodcastEpisodeSchema } from './podcast-episode.entity';
+import { ReportSchema } from './report.entity';
 import { SessionSchema } from './session.entity';
 import { UserSchema } from './user.entity';
 import { UserPodcastSchema } from './user-podcast.entity';
@@ -15,6 +16,7 @@ export * from './match.entity';
 export * from './message.entity';
 export * from './podcast.entity';
 export * from './podcast-episode.entity';
+export * from './report.entity';
 export * from './session.entity';
 export * from './user.entity';
 export * from './user-podcast.entity';
@@ -32,4 +34,5 @@ export const entities = [
   BlockSchema,
   FeedCandidateSchema,
   FeedCandidateRunSchema,
+  ReportSchema,
 ];

@@ -20,6 +20,16 @@ export const MatchSchema = defineEntity({
     /** Whether each side has acted (liked or passed) in this intent; a pass leaves liked false. */
     user1Acted: p.boolean().default(false).fieldName('user1_acted'),
     user2Acted: p.boolean().default(false).fieldName('user2_acted'),
+    /** Per-user favourite flags: each person marks favourites for themselves only. */
+    user1Favorite: p.boolean().default(false).fieldName('user1_favorite'),
+    user2Favorite: p.boolean().default(false).fieldName('user2_favorite'),
+    /** When each person last opened the mutual match; null means unread for that person. */
+    user1SeenAt: p.datetime().nullable().fieldName('user1_seen_at'),
+    user2SeenAt: p.datetime().nullable().fieldName('user2_seen_at'),
+    /** Set once, by the like that made the pair mutual (docs/matches.md). */
+    mutualAt: p.datetime().nullable(),
+    /** An unmatched pair stays out of both people's feed and matches for this intent. */
+    unmatchedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['user1Id', 'user2Id', 'intent'] }],

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps';
 import { UserSchema } from '../../db/entities';
 import { forbidden, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
+import { isBlockedEitherWay } from '../matches/match.service';
 import { userPolicy } from './user.policy';
 import { toPublicUser, toSelfUser } from './user.presenter';
 import { updateUser } from './user.service';
@@ -15,7 +16,10 @@ export function usersRoutes(deps: AppDeps): Router {
   mount(router, api.getUser, async ({ params, auth, req }) => {
     const user = await req.em.findOne(UserSchema, params.userId);
     if (!user) throw notFound('User not found.');
-    return userPolicy.isOwner(auth, user.id) ? toSelfUser(user) : toPublicUser(user);
+    if (userPolicy.isOwner(auth, user.id)) return toSelfUser(user);
+    // Blocked either way: the other person does not exist for them (docs/matches.md).
+    if (await isBlockedEitherWay(req.em, auth.userId, user.id)) throw notFound('User not found.');
+    return toPublicUser(user);
   });
 
   // Owner only.

@@ -1,0 +1,290 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BadgeCounts, Intent, MatchView } from '@shared/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectEvents, nextEvent, startTestServer, type TestServer, uniqueName } from '../../test/harness';
+import { recomputeUser, resetRarityCache } from '../matching/precompute';
+
+type Person = { token: string; id: number };
+
+describe('matches', () => {
+  let server: TestServer;
+  let em: EntityManager;
+  beforeAll(async () => {
+    server = await startTestServer();
+    em = server.running.deps.orm.em.fork() as EntityManager;
+  });
+  afterAll(() => server.close());
+
+  const exec = (sql: string, params: unknown[] = []) => em.getConnection().execute(sql, params, 'all');
+
+  async function person(): Promise<Person> {
+    const login = await server.login();
+    return { token: login.token, id: login.user.id };
+  }
+
+  /** Two people sharing fresh shows, so each is in the other's feed. */
+  async function pair(): Promise<[Person, Person]> {
+    const a = await person();
+    const b = await person();
+    for (let i = 0; i < 3; i++) {
+      const [row] = await exec(
+        `insert into podcasts (name, creator, category, categories, created_at) values (?, 'Host', 'Comedy', '{Comedy}'::text[], now()) returning id`,
+        [uniqueName('show')],
+      );
+      for (const p of [a, b]) {
+        await exec(
+          'insert into user_podcasts (user_id, podcast_id, hidden, times_listened, episode_count) values (?, ?, false, 3, 5)',
+          [p.id, row?.id],
+        );
+      }
+    }
+    resetRarityCache();
+    await recomputeUser(em.fork() as EntityManager, a.id);
+    await recomputeUser(em.fork() as EntityManager, b.id);
+    return [a, b];
+  }
+
+  const decide = (from: Person, to: number, liked: boolean, intent: Intent = 'romantic', extra = {}) =>
+    server.call('POST', '/api/matches', {
+      token: from.token,
+      body: { user1Id: from.id, user2Id: to, intent, user1Liked: liked, ...extra },
+    });
+  const feedIds = async (p: Person, intent: Intent = 'romantic') =>
+    (await server.call('GET', `/api/users/${p.id}/feed?intent=${intent}`, { token: p.token })).json.map(
+      (item: { id: number }) => item.id,
+    );
+  const matches = async (p: Person, intent: Intent = 'romantic') =>
+    (await server.call('GET', `/api/users/${p.id}/matches?intent=${intent}`, { token: p.token })).json as MatchView[];
+
+  async function mutual(): Promise<[Person, Person, number]> {
+    const [a, b] = await pair();
+    await decide(a, b.id, true);
+    const res = await decide(b, a.id, true);
+    expect(res.json.isMutualMatch).toBe(true);
+    return [a, b, res.json.id];
+  }
+
+  it('records a like without a mutual match, server-scored, from the caller side', async () => {
+    const [a, b] = await pair();
+    expect(await feedIds(a)).toContain(b.id);
+    const res = await decide(a, b.id, true, 'romantic', { matchPercentage: 1, user2Liked: true });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ user1Id: a.id, user2Id: b.id, user1Liked: true, user2Liked: false });
+    expect(res.json.isMutualMatch).toBe(false);
+    expect(res.json.matchPercentage).toBeGreaterThan(1);
+    expect(res.json.matchedUser.id).toBe(b.id);
+    expect(res.json.matchedUser).not.toHaveProperty('username');
+    expect(await feedIds(a)).not.toContain(b.id);
+    expect(await feedIds(b)).toContain(a.id);
+    expect(await matches(a)).toEqual([]);
+  });
+
+  it('records a pass: no mutual even if the other likes, and the card leaves the feed', async () => {
+    const [a, b] = await pair();
+    const pass = await decide(a, b.id, false);
+    expect(pass.json).toMatchObject({ user1Liked: false, isMutualMatch: false });
+    expect(await feedIds(a)).not.toContain(b.id);
+    const like = await decide(b, a.id, true);
+    expect(like.json.isMutualMatch).toBe(false);
+    expect(await matches(b)).toEqual([]);
+  });
+
+  it('refuses acting for someone else, yourself, bad intents and unknown people', async () => {
+    const [a, b] = await pair();
+    const c = await person();
+    const forOther = await server.call('POST', '/api/matches', {
+      token: c.token,
+      body: { user1Id: a.id, user2Id: b.id, intent: 'romantic', user1Liked: true },
+    });
+    expect(forOther.status).toBe(403);
+    expect((await decide(a, a.id, true)).status).toBe(400);
+    expect((await decide(a, b.id, true, 'nope' as Intent)).status).toBe(400);
+    expect((await decide(a, 2_000_000_000, true)).status).toBe(404);
+    const [row] = await exec('select count(*)::int as n from matches where user1_id = ? or user2_id = ?', [a.id, a.id]);
+    expect(row?.n).toBe(0);
+  });
+
+  it('makes a mutual match on the second like and tells both people in every tab', async () => {
+    const [a, b] = await pair();
+    const [a1, a2, b1] = [await server.socket(a.token), await server.socket(a.token), await server.socket(b.token)];
+    const events = [nextEvent(a1, 'match:new'), nextEvent(a2, 'match:new'), nextEvent(b1, 'match:new')] as const;
+    const badges = nextEvent(b1, 'badges:update', (c) => c.unreadMatches.romantic === 1);
+    await decide(a, b.id, true);
+    const res = await decide(b, a.id, true);
+    expect(res.json).toMatchObject({ isMutualMatch: true, user1Id: b.id, user2Id: a.id, hasUnreadMessages: true });
+    const [[ea1], [ea2], [eb1]] = await Promise.all(events);
+    expect(ea1.matchedUser.id).toBe(b.id);
+    expect(ea2.id).toBe(res.json.id);
+    expect(eb1.matchedUser.id).toBe(a.id);
+    await badges;
+    expect((await matches(a)).map((m) => m.id)).toEqual([res.json.id]);
+    const single = await server.call('GET', `/api/matches/${res.json.id}`, { token: a.token });
+    expect(single.json).toMatchObject({ user1Id: a.id, user2Id: b.id, isMutualMatch: true });
+    const viaUser = await server.call('GET', `/api/users/${a.id}/matches/${res.json.id}`, { token: a.token });
+    expect(viaUser.status).toBe(200);
+    const stranger = await person();
+    expect((await server.call('GET', `/api/matches/${res.json.id}`, { token: stranger.token })).status).toBe(404);
+    expect(
+      (await server.call('GET', `/api/users/${stranger.id}/matches/${res.json.id}`, { token: stranger.token })).status,
+    ).toBe(404);
+  });
+
+  it('a like on a demo person is an instant mutual match', async () => {
+    const a = await person();
+    const demo = await person();
+    await exec('update users set is_demo = true where id = ?', [demo.id]);
+    const res = await decide(a, demo.id, true);
+    expect(res.json).toMatchObject({ isMutualMatch: true, user1Liked: true, user2Liked: true });
+    expect((await matches(a)).map((m) => m.matchedUser.id)).toEqual([demo.id]);
+    const pass = await decide(a, demo.id, false, 'platonic');
+    expect(pass.json.isMutualMatch).toBe(false);
+  });
+
+  it('two simultaneous likes from both sides give exactly one mutual match, announced once', async () => {
+    for (let round = 0; round < 25; round++) {
+      const a = await person();
+      const b = await person();
+      const [sa, sb] = [await server.socket(a.token), await server.socket(b.token)];
+      const seenA = collectEvents(sa, 'match:new');
+      const seenB = collectEvents(sb, 'match:new');
+      const [ra, rb] = await Promise.all([decide(a, b.id, true), decide(b, a.id, true)]);
+      expect([ra.status, rb.status]).toEqual([200, 200]);
+      expect(ra.json.id).toBe(rb.json.id);
+      // At least the later of the two sees the match as mutual.
+      expect(ra.json.isMutualMatch || rb.json.isMutualMatch).toBe(true);
+      const rows = await exec('select mutual_at from matches where user1_id = ? and user2_id = ?', [
+        Math.min(a.id, b.id),
+        Math.max(a.id, b.id),
+      ]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.mutual_at).not.toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 150)); // let any extra event arrive
+      expect(seenA).toHaveLength(1);
+      expect(seenB).toHaveLength(1);
+      sa.disconnect();
+      sb.disconnect();
+    }
+  }, 120_000);
+
+  it('keeps favourites per user, owner only, favourites first', async () => {
+    const [a, b, id] = await mutual();
+    const c = await person();
+    await exec('update users set is_demo = true where id = ?', [c.id]);
+    await decide(a, c.id, true);
+    const fav = await server.call('PUT', `/api/matches/${id}`, { token: a.token, body: { isFavorite: true } });
+    expect(fav.json.isFavorite).toBe(true);
+    expect((await matches(a))[0]?.id).toBe(id);
+    expect((await matches(b)).find((m) => m.id === id)?.isFavorite).toBe(false);
+    const stranger = await person();
+    const refused = await server.call('PUT', `/api/matches/${id}`, {
+      token: stranger.token,
+      body: { isFavorite: true },
+    });
+    expect(refused.status).toBe(404);
+    const bad = await server.call('PUT', `/api/matches/${id}`, { token: a.token, body: { isFavorite: 'yes' } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('marks a match seen, clearing the unread badge', async () => {
+    const [a, b, id] = await mutual();
+    const stranger = await person();
+    expect((await server.call('POST', `/api/matches/${id}/seen`, { token: stranger.token })).status).toBe(404);
+    const socket = await server.socket(a.token);
+    const cleared = nextEvent(socket, 'badges:update', (c) => c.unreadMatches.romantic === 0);
+    const res = await server.call('POST', `/api/matches/${id}/seen`, { token: a.token });
+    expect(res.json.hasUnreadMessages).toBe(false);
+    await cleared;
+    expect((await matches(b))[0]?.hasUnreadMessages).toBe(true);
+  });
+
+  it('pushes badges when a socket connects', async () => {
+    const [a] = await mutual();
+    const socket = await server.socket(a.token);
+    const [counts] = (await nextEvent(socket, 'badges:update')) as [BadgeCounts];
+    expect(counts.unreadMatches.romantic).toBe(1);
+    expect(Object.keys(counts.feed).sort()).toEqual(['platonic', 'professional', 'romantic']);
+  });
+
+  it('unmatches for both people; a stranger cannot', async () => {
+    const [a, b, id] = await mutual();
+    const stranger = await person();
+    expect((await server.call('DELETE', `/api/matches/${id}`, { token: stranger.token })).status).toBe(404);
+    const sb = await server.socket(b.token);
+    const gone = nextEvent(sb, 'match:removed', (e) => e.matchId === id);
+    expect((await server.call('DELETE', `/api/matches/${id}`, { token: a.token })).status).toBe(200);
+    await gone;
+    expect(await matches(a)).toEqual([]);
+    expect(await matches(b)).toEqual([]);
+    expect(await feedIds(a)).not.toContain(b.id);
+    expect(await feedIds(b)).not.toContain(a.id);
+    expect((await decide(a, b.id, true)).status).toBe(409);
+  });
+
+  it('block hides both people from each other everywhere', async () => {
+    const [a, b, id] = await mutual();
+    const [c, d] = await pair();
+    expect((await server.call('POST', '/api/blocks', { token: a.token, body: { userId: a.id } })).status).toBe(400);
+    expect((await server.call('POST', '/api/blocks', { token: a.token, body: { userId: 2_000_000_000 } })).status).toBe(
+      404,
+    );
+    const sb = await server.socket(b.token);
+    const gone = nextEvent(sb, 'match:removed', (e) => e.matchId === id);
+    expect((await server.call('POST', '/api/blocks', { token: a.token, body: { userId: b.id } })).status).toBe(200);
+    await gone;
+    expect(await matches(a)).toEqual([]);
+    expect(await matches(b)).toEqual([]);
+    for (const p of [a, b]) {
+      expect((await server.call('GET', `/api/matches/${id}`, { token: p.token })).status).toBe(404);
+      expect(
+        (await server.call('PUT', `/api/matches/${id}`, { token: p.token, body: { isFavorite: true } })).status,
+      ).toBe(404);
+    }
+    expect(await feedIds(b)).not.toContain(a.id);
+    expect((await decide(b, a.id, true, 'platonic')).status).toBe(404);
+    expect((await server.call('GET', `/api/users/${a.id}`, { token: b.token })).status).toBe(404);
+    expect((await server.call('GET', `/api/users/${b.id}`, { token: a.token })).status).toBe(404);
+    expect((await server.call('GET', `/api/users/${a.id}`, { token: c.token })).status).toBe(200);
+    // Blocking only ever concerns the caller: c blocking d leaves a and b's state alone.
+    await server.call('POST', '/api/blocks', { token: c.token, body: { userId: d.id } });
+    expect(await feedIds(d)).not.toContain(c.id);
+  });
+
+  it('stores a report with its reason; refuses bad reasons, self and other people’s matches', async () => {
+    const [a, b, id] = await mutual();
+    const stranger = await person();
+    const ok = await server.call('POST', '/api/reports', {
+      token: a.token,
+      body: { reportedId: b.id, matchId: id, reason: 'harassment', details: 'rude' },
+    });
+    expect(ok.status).toBe(201);
+    const [row] = await exec('select * from reports where reporter_id = ?', [a.id]);
+    expect(row).toMatchObject({ reported_id: b.id, match_id: id, reason: 'harassment', details: 'rude' });
+    const bad = await server.call('POST', '/api/reports', {
+      token: a.token,
+      body: { reportedId: b.id, reason: 'meh' },
+    });
+    expect(bad.status).toBe(400);
+    const long = await server.call('POST', '/api/reports', {
+      token: a.token,
+      body: { reportedId: b.id, reason: 'other', details: 'x'.repeat(1001) },
+    });
+    expect(long.status).toBe(400);
+    const self = await server.call('POST', '/api/reports', {
+      token: a.token,
+      body: { reportedId: a.id, reason: 'spam' },
+    });
+    expect(self.status).toBe(400);
+    const notParty = await server.call('POST', '/api/reports', {
+      token: stranger.token,
+      body: { reportedId: b.id, matchId: id, reason: 'spam' },
+    });
+    expect(notParty.status).toBe(404);
+  });
+
+  it('lists only the owner’s matches, best first', async () => {
+    const [a, b] = await mutual();
+    expect((await server.call('GET', `/api/users/${a.id}/matches`, { token: b.token })).status).toBe(403);
+    expect((await server.call('GET', `/api/users/${a.id}/matches?intent=x`, { token: a.token })).status).toBe(400);
+    expect((await matches(a, 'platonic')).length).toBe(0);
+  });
+});
