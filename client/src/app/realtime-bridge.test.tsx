@@ -7,6 +7,7 @@ import { badgesAtom } from '@/lib/badges';
 import { createQueryClient } from '@/lib/query-client';
 import { sessionAtom, startSession } from '@/lib/session';
 import { appStore } from '@/lib/store';
+import { toastsAtom } from '@/lib/toast';
 import { makeSelfUser } from '@/test/fixtures';
 import { AppProviders } from './providers';
 import RealtimeBridge from './realtime-bridge';
@@ -84,6 +85,32 @@ describe('RealtimeBridge', () => {
     };
     act(() => fake.emit('badges:update', counts));
     expect(appStore.get(badgesAtom)).toEqual(counts);
+  });
+
+  it("'match:new' shows the intent's mutual toast once per match and refreshes feed and matches", async () => {
+    const { queryClient } = renderBridge();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    const match = {
+      id: 901,
+      user1Id: 7,
+      user2Id: 12,
+      intent: 'platonic',
+      matchPercentage: 80,
+      user1Liked: true,
+      user2Liked: true,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      isMutualMatch: true,
+      isFavorite: false,
+      hasUnreadMessages: false,
+      matchedUser: { ...makeSelfUser({ id: 12 }) },
+    };
+    act(() => fake.emit('match:new', match));
+    expect(appStore.get(toastsAtom)[0]?.title).toBe("It's a sound match!");
+    expect(appStore.get(toastsAtom)[0]?.description).toContain('Kindred Buddy');
+    appStore.set(toastsAtom, []);
+    act(() => fake.emit('match:new', match));
+    expect(appStore.get(toastsAtom)).toEqual([]);
+    expect(invalidate).toHaveBeenCalled();
   });
 
   it("'user:updated' replaces the cached user", () => {

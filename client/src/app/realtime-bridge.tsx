@@ -1,8 +1,11 @@
 import { api } from '@shared/api';
+import { MatchViewSchema } from '@shared/schemas/matches';
 import { SelfUserSchema } from '@shared/schemas/user';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
 import { useNavigate } from 'react-router-dom';
+import { invalidateAfterMatch } from '@/features/feed/feed-queries';
+import { announceMutualMatch } from '@/features/feed/mutual-match-toast';
 import { endpointQuery } from '@/lib/api-client';
 import { badgesAtom } from '@/lib/badges';
 import { endSession } from '@/lib/session';
@@ -29,6 +32,14 @@ export default function RealtimeBridge({ userId }: { userId: number }) {
   });
 
   useSocketEvent('badges:update', (counts) => setBadges(counts));
+
+  // A like made a pair mutual: every tab of both people shows the intent's toast once per match.
+  useSocketEvent('match:new', (match) => {
+    const parsed = MatchViewSchema.safeParse(match);
+    if (!parsed.success) return;
+    announceMutualMatch(parsed.data);
+    void invalidateAfterMatch(queryClient, userId);
+  });
 
   return null;
 }

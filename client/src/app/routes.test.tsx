@@ -90,13 +90,19 @@ describe('route access', () => {
 
 describe('screens in the layout', () => {
   it('the feed shows the display name, the intent switcher and Feed active', async () => {
-    signedIn();
+    signedIn((url) =>
+      url.startsWith('/api/users/5/feed-counts')
+        ? jsonResponse({ romantic: 0, platonic: 0, professional: 0 })
+        : url.startsWith('/api/users/5/feed')
+          ? jsonResponse([])
+          : undefined,
+    );
     renderApp('/');
     expect((await screen.findByTestId('user-display-name')).textContent).toBe('Morgan');
     expect(screen.getByTestId('nav-feed').getAttribute('aria-current')).toBe('page');
     // The saved intent (platonic) is the current one.
     expect(screen.getByRole('button', { name: 'Social' }).getAttribute('aria-pressed')).toBe('true');
-    screen.getByText('The feed arrives in a later release.');
+    await screen.findByText('Well, this is awkward.');
   });
 
   it('changing the intent on the feed stays local', async () => {
@@ -147,7 +153,7 @@ describe('screens in the layout', () => {
   it('matches and profile details show Matches active', async () => {
     signedIn();
     const { router } = renderApp('/matches');
-    await screen.findByText('Matches arrive in a later release.');
+    await screen.findByTestId('matches-screen');
     expect(screen.getByTestId('nav-matches').getAttribute('aria-current')).toBe('page');
     await router.navigate('/profile-details/12/3');
     await screen.findByText('User #12, match #3');
@@ -157,7 +163,7 @@ describe('screens in the layout', () => {
   it('a non-numeric matchedUserId redirects to /matches', async () => {
     signedIn();
     const { router } = renderApp('/profile-details/abc/3');
-    await screen.findByText('Matches arrive in a later release.');
+    await screen.findByTestId('matches-screen');
     expect(router.state.location.pathname).toBe('/matches');
   });
 
@@ -165,7 +171,7 @@ describe('screens in the layout', () => {
     signedIn();
     const { router } = renderApp('/');
     fireEvent.click(await screen.findByTestId('nav-matches'));
-    await screen.findByText('Matches arrive in a later release.');
+    await screen.findByTestId('matches-screen');
     fireEvent.click(screen.getByTestId('nav-profile'));
     await screen.findByRole('button', { name: 'Log out' });
     expect(router.state.location.pathname).toBe('/profile');

@@ -1,9 +1,9 @@
-import { FeedPlaceholder } from '@/features/feed/feed-placeholder';
+import { FeedScreen } from '@/features/feed/feed-screen';
 import { useCurrentIntent, useCurrentUser } from '@/features/user/user-queries';
 
 /** Feed (/): on the feed the intent changes locally only (SPEC section 4). */
 export default function FeedRoute() {
   const user = useCurrentUser();
   const [intent, setIntent] = useCurrentIntent();
-  return <FeedPlaceholder displayName={user?.displayName} intent={intent} onIntentChange={setIntent} />;
+  return <FeedScreen displayName={user?.displayName} intent={intent} onIntentChange={setIntent} />;
 }

@@ -1,7 +1,12 @@
-import { MatchesPlaceholder } from '@/features/matches/matches-placeholder';
+import { useAtomValue } from 'jotai';
+import { MatchesScreen } from '@/features/matches/matches-screen';
 import { useCurrentIntent } from '@/features/user/user-queries';
+import { sessionAtom } from '@/lib/session';
 
+/** Matches (/matches): the intent changes locally only, like on the feed. */
 export default function MatchesRoute() {
+  const session = useAtomValue(sessionAtom);
   const [intent, setIntent] = useCurrentIntent();
-  return <MatchesPlaceholder intent={intent} onIntentChange={setIntent} />;
+  if (!session) return null;
+  return <MatchesScreen userId={session.userId} intent={intent} onIntentChange={setIntent} />;
 }

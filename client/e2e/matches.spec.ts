@@ -1,0 +1,126 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { STORAGE_KEYS } from '../../shared/src/constants';
+import { devLogin, freshUsername } from './helpers';
+
+interface Person {
+  page: Page;
+  name: string;
+  id: number;
+  token: string;
+}
+
+/** Dev-login a fresh user in `page` and read back their id and bearer token. */
+async function signIn(page: Page, prefix: string): Promise<Person> {
+  const name = await devLogin(page, freshUsername(prefix));
+  const stored = await page.evaluate(
+    (keys) => ({
+      token: localStorage.getItem(keys.token) ?? sessionStorage.getItem(keys.token),
+      userId: localStorage.getItem(keys.userId) ?? sessionStorage.getItem(keys.userId),
+    }),
+    STORAGE_KEYS,
+  );
+  expect(stored.token).toBeTruthy();
+  expect(Number(stored.userId)).toBeGreaterThan(0);
+  return { page, name, id: Number(stored.userId), token: stored.token ?? '' };
+}
+
+/** `from` likes `to` through the API, as the feed would. */
+async function like(request: APIRequestContext, from: Person, to: Person) {
+  const response = await request.post('/api/matches', {
+    headers: { authorization: `Bearer ${from.token}` },
+    data: {
+      user1Id: from.id,
+      user2Id: to.id,
+      intent: 'romantic',
+      user1Liked: true,
+      user2Liked: false,
+      matchPercentage: 0,
+    },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+async function openMatches(person: Person) {
+  await person.page.getByTestId('nav-matches').click();
+  await expect(person.page).toHaveURL((url) => url.pathname === '/matches');
+  await expect(person.page.getByRole('heading', { name: 'Matches', level: 1 })).toBeVisible();
+  // Dev-login users start with the romantic intent; select it anyway so both look at the same list.
+  await person.page.getByRole('button', { name: 'Dating' }).click();
+  await expect(person.page.getByRole('button', { name: 'Dating' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(person.page.getByText('No matches yet')).toBeVisible();
+}
+
+function cardOf(page: Page, name: string) {
+  return page.getByTestId('match-card').filter({ hasText: name });
+}
+
+test('a mutual match appears live on both sides, can be favourited, and a block removes it for both', async ({
+  browser,
+}) => {
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  try {
+    const a = await signIn(await contextA.newPage(), 'mA');
+    const b = await signIn(await contextB.newPage(), 'mB');
+    await openMatches(a);
+    await openMatches(b);
+
+    // B likes A first (one-sided, nothing shows), then A likes B: the pair is mutual and the
+    // server tells both sockets ('match:new'), no reload needed.
+    await like(b.page.request, b, a);
+    await like(a.page.request, a, b);
+    await expect(cardOf(a.page, b.name)).toBeVisible();
+    await expect(cardOf(b.page, a.name)).toBeVisible();
+    await expect(cardOf(a.page, b.name).getByText('New', { exact: true })).toBeVisible();
+    await expect(cardOf(a.page, b.name).getByText(/\d+% match/)).toBeVisible();
+
+    // A favourites B: the star flips and the server keeps it.
+    await a.page.getByRole('button', { name: `Add ${b.name} to favourites` }).click();
+    const star = a.page.getByRole('button', { name: `Remove ${b.name} from favourites` });
+    await expect(star).toHaveAttribute('aria-pressed', 'true');
+    await a.page.reload();
+    await expect(a.page.getByRole('button', { name: `Remove ${b.name} from favourites` })).toBeVisible();
+
+    // A blocks B: the card leaves A's page, and A's card leaves B's page without a reload.
+    await a.page.getByRole('button', { name: `More options for ${b.name}` }).click();
+    await a.page
+      .getByRole('dialog', { name: `Options for ${b.name}` })
+      .getByRole('button', { name: 'Block' })
+      .click();
+    const confirm = a.page.getByRole('dialog', { name: `Block ${b.name}?` });
+    await expect(confirm).toContainText('hides you both from each other everywhere');
+    await confirm.getByRole('button', { name: 'Confirm block' }).click();
+    await expect(cardOf(a.page, b.name)).toHaveCount(0);
+    await expect(a.page.getByText('No matches yet')).toBeVisible();
+    await expect(cardOf(b.page, a.name)).toHaveCount(0);
+    await expect(b.page.getByText('No matches yet')).toBeVisible();
+  } finally {
+    await contextA.close();
+    await contextB.close();
+  }
+});
+
+test('a swipe right of more than 100 px on /matches goes to the feed', async ({ page }) => {
+  await devLogin(page);
+  await page.getByTestId('nav-matches').click();
+  await expect(page).toHaveURL((url) => url.pathname === '/matches');
+  const area = page.getByTestId('matches-screen');
+  await expect(page.getByText('No matches yet')).toBeVisible();
+  const box = await area.boundingBox();
+  if (!box) throw new Error('matches screen has no box');
+  const y = box.y + Math.min(box.height / 2, 200);
+  const x = box.x + 20;
+
+  // A short drag stays.
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 60, y, { steps: 5 });
+  await page.mouse.up();
+  await expect(page).toHaveURL((url) => url.pathname === '/matches');
+
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 160, y + 5, { steps: 8 });
+  await page.mouse.up();
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+});

@@ -1,0 +1,219 @@
+import type { FeedItem } from '@shared/schemas/feed';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AppProviders } from '@/app/providers';
+import { createQueryClient } from '@/lib/query-client';
+import { startSession } from '@/lib/session';
+import { appStore } from '@/lib/store';
+import { toastsAtom } from '@/lib/toast';
+import { makeSelfUser } from '@/test/fixtures';
+import { jsonResponse, mockFetch } from '@/test/utils';
+import { FeedScreen } from './feed-screen';
+import { resetAnnouncedMatches } from './mutual-match-toast';
+
+function item(id: number, displayName: string, matchPercentage: number): FeedItem {
+  return {
+    id,
+    displayName,
+    profilePicture: null,
+    intent: 'romantic',
+    tagline: null,
+    romanticTagline: `Tagline of ${id}`,
+    platonicTagline: null,
+    professionalTagline: null,
+    videoIntroUrl: null,
+    matchPercentage,
+    profile: null,
+    sharedPodcasts: [{ id: 1, name: 'Radiolab', creator: 'WNYC', imageUrl: null }],
+  };
+}
+
+const people = [item(21, 'Nova 🎧\uE000', 88), item(22, 'Quinn', 64)];
+const counts = { romantic: 2, platonic: 0, professional: 0 };
+
+function matchView(user2Id: number, mutual: boolean, intent = 'romantic') {
+  return {
+    id: 500 + user2Id,
+    user1Id: 7,
+    user2Id,
+    intent,
+    matchPercentage: 88,
+    user1Liked: true,
+    user2Liked: mutual,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    isMutualMatch: mutual,
+    isFavorite: false,
+    hasUnreadMessages: false,
+    matchedUser: makeSelfUser({ id: user2Id }),
+  };
+}
+
+type Override = (url: string, init: RequestInit) => Response | undefined;
+
+/** Answers the feed, the counts and the user; `extra` may answer first. */
+function serve(extra?: Override, feed: FeedItem[] = people) {
+  return mockFetch((url, init) => {
+    const answer = extra?.(url, init);
+    if (answer) return answer;
+    if (url.startsWith('/api/users/7/feed-counts')) return jsonResponse(counts);
+    if (url.startsWith('/api/users/7/feed')) return jsonResponse(feed);
+    if (url === '/api/users/7') return jsonResponse(makeSelfUser({ matchPreferences: { minMatchPercentage: 50 } }));
+    return jsonResponse({ error: 'not_found', message: 'Not found' }, { status: 404 });
+  });
+}
+
+function renderFeed() {
+  const router = createMemoryRouter(
+    [
+      { path: '/', element: <FeedScreen displayName="Ada" intent="romantic" onIntentChange={() => {}} /> },
+      { path: '/matches', element: <p>matches page</p> },
+      { path: '/profile-details/:id', element: <p>details page</p> },
+    ],
+    { initialEntries: ['/'] },
+  );
+  render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+function bodyOf(fetchMock: ReturnType<typeof serve>, path: string) {
+  const call = fetchMock.mock.calls.find(([url, init]) => url === path && init?.method === 'POST');
+  return call ? JSON.parse(String(call[1]?.body)) : undefined;
+}
+
+describe('FeedScreen', () => {
+  beforeEach(() => {
+    startSession({ token: 'tok-7', userId: 7 });
+    resetAnnouncedMatches();
+  });
+
+  it('shows one card: the cleaned name, tagline, match % and the ring aimed at it', async () => {
+    serve();
+    renderFeed();
+    expect((await screen.findByTestId('feed-name')).textContent).toBe('Nova');
+    expect(screen.getByTestId('feed-percentage').textContent).toBe('88%');
+    screen.getByText('Tagline of 21');
+    expect(screen.getByTestId('match-ring').getAttribute('data-target')).toBe('0.88');
+    screen.getByText('Why you match');
+    screen.getByRole('button', { name: 'Like' });
+    screen.getByRole('button', { name: 'Pass' });
+    screen.getByRole('button', { name: 'Message' });
+    expect(screen.getByTestId('user-display-name').textContent).toBe('Ada');
+  });
+
+  it('plays the intent video muted in a loop with the picture as poster', async () => {
+    const withVideo = {
+      ...item(23, 'Vid', 70),
+      profilePicture: '/uploads/p.jpg',
+      profile: { displayName: null, tagline: null, profilePicture: null, videoIntroUrl: '/uploads/v.mp4' },
+    };
+    serve(undefined, [withVideo]);
+    renderFeed();
+    const video = (await screen.findByTestId('feed-video')) as HTMLVideoElement;
+    expect(video.getAttribute('src')).toBe('/uploads/v.mp4');
+    expect(video.getAttribute('poster')).toBe('/uploads/p.jpg');
+    expect(video.muted && video.loop && video.autoplay).toBe(true);
+    expect(video.hasAttribute('playsinline')).toBe(true);
+    fireEvent.error(video);
+    expect((await screen.findByTestId('feed-picture')).getAttribute('src')).toBe('/uploads/p.jpg');
+  });
+
+  it('Arrow Up shows the next card and wraps around; Arrow Down the previous', async () => {
+    serve();
+    renderFeed();
+    await screen.findByText('Nova');
+    fireEvent.keyDown(window, { key: 'ArrowUp' });
+    expect(screen.getByTestId('feed-name').textContent).toBe('Quinn');
+    fireEvent.keyDown(window, { key: 'ArrowUp' });
+    expect(screen.getByTestId('feed-name').textContent).toBe('Nova');
+    fireEvent.keyDown(window, { key: 'ArrowDown' });
+    expect(screen.getByTestId('feed-name').textContent).toBe('Quinn');
+  });
+
+  it('Like posts the match with the liker flag and removes the card', async () => {
+    const fetchMock = serve((url) => (url === '/api/matches' ? jsonResponse(matchView(21, false)) : undefined));
+    renderFeed();
+    fireEvent.click(await screen.findByRole('button', { name: 'Like' }));
+    await waitFor(() => expect(screen.getByTestId('feed-name').textContent).toBe('Quinn'));
+    expect(bodyOf(fetchMock, '/api/matches')).toEqual({
+      user1Id: 7,
+      user2Id: 21,
+      intent: 'romantic',
+      user1Liked: true,
+      user2Liked: false,
+      matchPercentage: 88,
+    });
+    expect(appStore.get(toastsAtom)).toEqual([]);
+  });
+
+  it('P passes with user1Liked false', async () => {
+    const fetchMock = serve((url) =>
+      url === '/api/matches' ? jsonResponse({ ...matchView(21, false), user1Liked: false }) : undefined,
+    );
+    renderFeed();
+    await screen.findByText('Nova');
+    fireEvent.keyDown(window, { key: 'p' });
+    await waitFor(() => expect(screen.getByTestId('feed-name').textContent).toBe('Quinn'));
+    expect(bodyOf(fetchMock, '/api/matches')?.user1Liked).toBe(false);
+  });
+
+  it('a mutual like shows the toast once and opens /matches', async () => {
+    serve((url) => (url === '/api/matches' ? jsonResponse(matchView(21, true)) : undefined));
+    const router = renderFeed();
+    fireEvent.click(await screen.findByRole('button', { name: 'Like' }));
+    await screen.findByText('matches page');
+    expect(router.state.location.pathname).toBe('/matches');
+    const toasts = appStore.get(toastsAtom);
+    expect(toasts).toHaveLength(1);
+    expect(toasts[0]?.title).toBe('Your frequencies are aligned!');
+  });
+
+  it('a failed match action shows the error toast', async () => {
+    serve((url) =>
+      url === '/api/matches' ? jsonResponse({ error: 'conflict', message: 'Blocked' }, { status: 409 }) : undefined,
+    );
+    renderFeed();
+    fireEvent.click(await screen.findByRole('button', { name: 'Like' }));
+    await waitFor(() => expect(appStore.get(toastsAtom)[0]?.title).toBe('Error'));
+    expect(appStore.get(toastsAtom)[0]?.description).toBe('Blocked');
+    expect(screen.getByTestId('feed-name').textContent).toBe('Nova');
+  });
+
+  it('tapping the name opens the profile details', async () => {
+    serve();
+    const router = renderFeed();
+    fireEvent.click(await screen.findByText('Nova'));
+    await screen.findByText('details page');
+    expect(router.state.location.pathname).toBe('/profile-details/21');
+  });
+
+  it('shows the error state with the fallback message', async () => {
+    serve((url) => (url.startsWith('/api/users/7/feed?') ? new Response('', { status: 500 }) : undefined));
+    renderFeed();
+    await screen.findByText('Oops, something went wrong');
+    screen.getByText('Failed to load profiles. Please try again.');
+  });
+
+  it('the empty state lowers the minimum match percentage', async () => {
+    const fetchMock = serve(
+      (url, init) =>
+        url === '/api/users/7' && init.method === 'PUT'
+          ? jsonResponse(makeSelfUser({ matchPreferences: { minMatchPercentage: 40 } }))
+          : undefined,
+      [],
+    );
+    renderFeed();
+    await screen.findByText('Well, this is awkward.');
+    const lower = await screen.findByRole('button', { name: 'Lower minimum to 40%' });
+    await act(async () => fireEvent.click(lower));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/users/7' && init?.method === 'PUT')).toBe(true),
+    );
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({ matchPreferences: { minMatchPercentage: 40 } });
+  });
+});

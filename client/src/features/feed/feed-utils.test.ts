@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { cleanDisplayName, decideDrag, dragHint, ringTarget } from './feed-utils';
+
+describe('cleanDisplayName', () => {
+  it('strips emoji, joiners, flags and private-use characters', () => {
+    expect(cleanDisplayName('Ada 🎧 Listener')).toBe('Ada Listener');
+    expect(cleanDisplayName('👩‍👩‍👧 Family')).toBe('Family');
+    expect(cleanDisplayName('Río 🇪🇸')).toBe('Río');
+    expect(cleanDisplayName('\uE000Sam\uF8FF')).toBe('Sam');
+    expect(cleanDisplayName('❤️ Jo ✨')).toBe('Jo');
+  });
+
+  it('keeps letters, digits and punctuation of any script', () => {
+    expect(cleanDisplayName("O'Brien-Smith 2")).toBe("O'Brien-Smith 2");
+    expect(cleanDisplayName('Zoë 李')).toBe('Zoë 李');
+  });
+});
+
+describe('decideDrag', () => {
+  it('vertical drags past 80 px go to the next (up) or previous (down) card', () => {
+    expect(decideDrag({ x: 0, y: -81 })).toBe('next');
+    expect(decideDrag({ x: 10, y: 81 })).toBe('previous');
+    expect(decideDrag({ x: 0, y: -80 })).toBe('none');
+    expect(decideDrag({ x: 0, y: 80 })).toBe('none');
+  });
+
+  it('horizontal drags past 150 px go to /profile (right) or /matches (left)', () => {
+    expect(decideDrag({ x: 151, y: 0 })).toBe('profile');
+    expect(decideDrag({ x: -151, y: 20 })).toBe('matches');
+    expect(decideDrag({ x: 150, y: 0 })).toBe('none');
+    expect(decideDrag({ x: -120, y: 10 })).toBe('none');
+  });
+
+  it('the dominant axis decides', () => {
+    expect(decideDrag({ x: 200, y: -210 })).toBe('next');
+    expect(decideDrag({ x: -200, y: 100 })).toBe('matches');
+  });
+});
+
+describe('dragHint', () => {
+  it('shows a hint once the drag passes 20 px', () => {
+    expect(dragHint(20)).toBeNull();
+    expect(dragHint(21)).toBe('profile');
+    expect(dragHint(-21)).toBe('matches');
+  });
+});
+
+describe('ringTarget', () => {
+  it('is the match percentage as a fraction, clamped', () => {
+    expect(ringTarget(72)).toBe(0.72);
+    expect(ringTarget(0)).toBe(0);
+    expect(ringTarget(140)).toBe(1);
+    expect(ringTarget(-5)).toBe(0);
+    expect(ringTarget(Number.NaN)).toBe(0);
+  });
+});

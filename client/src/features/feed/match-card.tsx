@@ -1,0 +1,73 @@
+import { INTENT_INFO, type Intent } from '@shared/constants';
+import { Heart, MessageCircle, Paperclip, ThumbsUp, X } from 'lucide-react';
+import { cn } from '@/lib/cn';
+import { MatchRing } from './match-ring';
+
+interface FloatingMatchCardProps {
+  userId: number;
+  name: string;
+  avatarUrl: string;
+  matchPercentage: number;
+  intent: Intent;
+  disabled?: boolean;
+  onMatch: (userId: number, liked: boolean) => void;
+  onMessage?: (userId: number) => void;
+}
+
+const MATCH_ICON = { professional: Paperclip, platonic: ThumbsUp, romantic: Heart } as const;
+
+const roundButton =
+  'flex size-11 items-center justify-center rounded-full border border-white/15 bg-black/50 text-white shadow-lg backdrop-blur transition hover:scale-105 disabled:opacity-50 focus-visible:outline-2 focus-visible:outline-white';
+
+/** SPEC section 2: fixed at the right edge, vertically centred; ring, badge, match/pass/message. */
+export function FloatingMatchCard({
+  userId,
+  name,
+  avatarUrl,
+  matchPercentage,
+  intent,
+  disabled,
+  onMatch,
+  onMessage,
+}: FloatingMatchCardProps) {
+  const color = INTENT_INFO[intent].color;
+  const MatchIcon = MATCH_ICON[intent];
+  return (
+    <aside
+      aria-label="Match actions"
+      className="fixed right-3 top-1/2 z-20 flex -translate-y-1/2 flex-col items-center gap-3 rounded-3xl bg-black/30 p-2 backdrop-blur"
+    >
+      <MatchRing matchPercentage={matchPercentage} avatarUrl={avatarUrl} name={name} color={color} />
+      <button
+        type="button"
+        aria-label="Like"
+        disabled={disabled}
+        onClick={() => onMatch(userId, true)}
+        className={roundButton}
+        style={{ backgroundColor: color }}
+      >
+        <MatchIcon aria-hidden="true" className="size-5" data-icon={intent} />
+      </button>
+      <button
+        type="button"
+        aria-label="Pass"
+        disabled={disabled}
+        onClick={() => onMatch(userId, false)}
+        className={roundButton}
+      >
+        <X aria-hidden="true" className="size-5" />
+      </button>
+      {onMessage ? (
+        <button
+          type="button"
+          aria-label="Message"
+          disabled={disabled}
+          onClick={() => onMessage(userId)}
+          className={cn(roundButton)}
+        >
+          <MessageCircle aria-hidden="true" className="size-5" />
+        </button>
+      ) : null}
+    </aside>
+  );
+}

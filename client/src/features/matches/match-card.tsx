@@ -1,0 +1,92 @@
+import type { MatchView } from '@shared/schemas/matches';
+import { MessageCircle, MoreHorizontal, Star } from 'lucide-react';
+import { useState } from 'react';
+import { placeholderUrl } from '@/features/podcasts/podcast-artwork';
+import { cn } from '@/lib/cn';
+
+interface MatchCardProps {
+  match: MatchView;
+  onOpen: () => void;
+  onMessage: () => void;
+  onToggleFavorite: () => void;
+  onOptions: () => void;
+}
+
+/** SPEC section 5: the profile picture, else the server's letter placeholder for the name. */
+export function MatchAvatar({ name, picture }: { name: string; picture: string | null }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  const src = picture && failed !== picture ? picture : placeholderUrl(name);
+  return (
+    <img
+      src={src}
+      alt=""
+      loading="lazy"
+      decoding="async"
+      referrerPolicy="no-referrer"
+      onError={() => {
+        if (picture) setFailed(picture);
+      }}
+      className="aspect-square w-full rounded-2xl bg-white/[0.06] object-cover"
+    />
+  );
+}
+
+export function MatchCard({ match, onOpen, onMessage, onToggleFavorite, onOptions }: MatchCardProps) {
+  const name = match.matchedUser.displayName;
+  const isNew = match.hasUnreadMessages;
+  return (
+    <li
+      data-testid="match-card"
+      data-match-id={match.id}
+      data-favorite={match.isFavorite}
+      className="relative flex flex-col gap-2 rounded-3xl border border-white/10 bg-white/[0.03] p-2"
+    >
+      <button
+        type="button"
+        onClick={onOpen}
+        aria-label={`Open ${name}'s profile`}
+        className="flex flex-col gap-2 rounded-2xl text-left focus-visible:outline focus-visible:outline-2 focus-visible:outline-intent"
+      >
+        <MatchAvatar name={name} picture={match.matchedUser.profilePicture} />
+        <span className="px-1">
+          <span className="block truncate font-semibold text-white">{name}</span>
+          <span className="block text-sm text-intent">{match.matchPercentage}% match</span>
+        </span>
+      </button>
+      {isNew ? (
+        <span className="pointer-events-none absolute left-4 top-4 rounded-full bg-intent px-2 py-0.5 text-xs font-bold text-white shadow">
+          New
+        </span>
+      ) : null}
+      <button
+        type="button"
+        onClick={onToggleFavorite}
+        aria-pressed={match.isFavorite}
+        aria-label={match.isFavorite ? `Remove ${name} from favourites` : `Add ${name} to favourites`}
+        className="absolute right-4 top-4 grid size-9 place-items-center rounded-full bg-black/50 text-white backdrop-blur"
+      >
+        <Star aria-hidden="true" className={cn('size-4', match.isFavorite && 'fill-yellow-400 text-yellow-400')} />
+      </button>
+      <div className="flex items-center gap-1 px-1 pb-1">
+        <button
+          type="button"
+          onClick={onMessage}
+          aria-label={`Message ${name}`}
+          className="flex h-9 flex-1 items-center justify-center gap-1.5 rounded-full bg-intent text-sm font-semibold text-white"
+        >
+          <MessageCircle aria-hidden="true" className="size-4" />
+          Message
+        </button>
+        <button
+          type="button"
+          onClick={onOptions}
+          aria-label={`More options for ${name}`}
+          aria-haspopup="dialog"
+          className="grid size-9 place-items-center rounded-full text-zinc-300 hover:bg-white/[0.08]"
+        >
+          <MoreHorizontal aria-hidden="true" className="size-5" />
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,119 @@
+import { api } from '@shared/api';
+import type { Intent } from '@shared/constants';
+import type { MatchView, ReportBody } from '@shared/schemas/matches';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, endpointQuery, endpointUrl } from '@/lib/api-client';
+
+/** GET /api/users/:userId/matches?intent=, keyed by its URL like every endpoint query. */
+export function matchesQuery(userId: number, intent: Intent) {
+  return endpointQuery(api.listMatches, { params: { userId }, query: { intent } });
+}
+
+/** Favourites first, then match percentage descending; ties keep the newest match first. */
+export function sortMatches(matches: readonly MatchView[]): MatchView[] {
+  return [...matches].sort(
+    (a, b) =>
+      Number(b.isFavorite) - Number(a.isFavorite) ||
+      b.matchPercentage - a.matchPercentage ||
+      b.createdAt.localeCompare(a.createdAt) ||
+      b.id - a.id,
+  );
+}
+
+export function useMatches(userId: number, intent: Intent) {
+  return useQuery({ ...matchesQuery(userId, intent), select: sortMatches });
+}
+
+/** Every cached match list of this user (one per intent). */
+function isMatchListKey(userId: number, key: readonly unknown[]): boolean {
+  const base = endpointUrl(api.listMatches, { params: { userId } });
+  const url = key[0];
+  return typeof url === 'string' && (url === base || url.startsWith(`${base}?`));
+}
+
+/** Applies `change` to every cached match list of the user. */
+export function updateMatchLists(
+  queryClient: QueryClient,
+  userId: number,
+  change: (matches: MatchView[]) => MatchView[],
+): void {
+  queryClient.setQueriesData<MatchView[]>(
+    { predicate: (query) => isMatchListKey(userId, query.queryKey) },
+    (current) => (current ? change(current) : current),
+  );
+}
+
+export function invalidateMatchLists(queryClient: QueryClient, userId: number): Promise<void> {
+  return queryClient.invalidateQueries({ predicate: (query) => isMatchListKey(userId, query.queryKey) });
+}
+
+export function removeMatchFromLists(queryClient: QueryClient, userId: number, matchId: number): void {
+  updateMatchLists(queryClient, userId, (matches) => matches.filter((m) => m.id !== matchId));
+}
+
+/** PUT /api/matches/:id {isFavorite}: flips at once, rolls back if the server refuses. */
+export function useToggleFavorite(userId: number, intent: Intent) {
+  const queryClient = useQueryClient();
+  const key = matchesQuery(userId, intent).queryKey;
+  return useMutation({
+    mutationFn: ({ matchId, isFavorite }: { matchId: number; isFavorite: boolean }) =>
+      apiRequest(api.updateMatch, { params: { matchId }, body: { isFavorite } }),
+    onMutate: async ({ matchId, isFavorite }) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const previous = queryClient.getQueryData<MatchView[]>(key);
+      queryClient.setQueryData<MatchView[]>(key, (current) =>
+        current?.map((m) => (m.id === matchId ? { ...m, isFavorite } : m)),
+      );
+      return { previous };
+    },
+    onError: (_error, _vars, context) => {
+      if (context?.previous) queryClient.setQueryData(key, context.previous);
+    },
+    onSuccess: (match) => {
+      queryClient.setQueryData<MatchView[]>(key, (current) =>
+        current?.map((m) => (m.id === match.id ? { ...m, isFavorite: match.isFavorite } : m)),
+      );
+    },
+  });
+}
+
+/** POST /api/matches/:id/seen: the 'New' badge goes at once; failures are harmless. */
+export function useMarkSeen(userId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (matchId: number) => apiRequest(api.markMatchSeen, { params: { matchId } }),
+    onMutate: (matchId) => {
+      updateMatchLists(queryClient, userId, (matches) =>
+        matches.map((m) => (m.id === matchId ? { ...m, hasUnreadMessages: false } : m)),
+      );
+    },
+  });
+}
+
+/** DELETE /api/matches/:id. */
+export function useUnmatch(userId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (matchId: number) => apiRequest(api.unmatch, { params: { matchId } }),
+    onSuccess: (_data, matchId) => removeMatchFromLists(queryClient, userId, matchId),
+  });
+}
+
+/** POST /api/blocks: hides both people from each other everywhere, so every list is refetched. */
+export function useBlockUser(userId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (blockedId: number) => apiRequest(api.blockUser, { body: { userId: blockedId } }),
+    onSuccess: (_data, blockedId) => {
+      updateMatchLists(queryClient, userId, (matches) => matches.filter((m) => m.matchedUser.id !== blockedId));
+      void queryClient.invalidateQueries();
+    },
+  });
+}
+
+/** POST /api/reports. */
+export function useReportUser() {
+  return useMutation({
+    mutationFn: (body: ReportBody) => apiRequest(api.reportUser, { body }),
+  });
+}
