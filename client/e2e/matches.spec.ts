@@ -124,3 +124,57 @@ test('a swipe right of more than 100 px on /matches goes to the feed', async ({ 
   await page.mouse.up();
   await expect(page).toHaveURL((url) => url.pathname === '/');
 });
+
+/** Gives `person` the same small library (found through search), so two such people match at 100 %. */
+async function addShows(person: Person, queries: string[]) {
+  for (const q of queries) {
+    const found = await person.page.request.get(`/api/podcasts/search?q=${encodeURIComponent(q)}`, {
+      headers: { authorization: `Bearer ${person.token}` },
+    });
+    const [first] = (await found.json()) as { id: number }[];
+    expect(first, `catalog has ${q}`).toBeTruthy();
+    const added = await person.page.request.post(`/api/users/${person.id}/podcasts`, {
+      headers: { authorization: `Bearer ${person.token}` },
+      data: { podcastId: first?.id },
+    });
+    expect(added.ok(), await added.text()).toBe(true);
+  }
+}
+
+/** On the feed, waits until `partner` is the card shown (best match first), reloading while it is computed. */
+async function feedShows(person: Person, partner: Person) {
+  await expect(async () => {
+    await person.page.goto('/');
+    await expect(person.page.getByText(partner.name, { exact: true })).toBeVisible({ timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+test('two people like each other from the feed and both see the match appear without a reload', async ({ browser }) => {
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  try {
+    const a = await signIn(await contextA.newPage(), 'fA');
+    const b = await signIn(await contextB.newPage(), 'fB');
+    const shows = ['radiolab', 'hardcore history', 'huberman'];
+    await addShows(a, shows);
+    await addShows(b, shows);
+
+    // B likes A on the feed: one-sided, so B's matches stay empty.
+    await feedShows(b, a);
+    await b.page.getByRole('button', { name: 'Like' }).click();
+    await openMatches(b);
+
+    // A likes B on the feed: mutual. A gets the toast and lands on /matches; B's open matches
+    // page shows A without a reload.
+    await feedShows(a, b);
+    await a.page.getByRole('button', { name: 'Like' }).click();
+    await expect(a.page.getByText('Your frequencies are aligned!').first()).toBeVisible();
+    await expect(a.page).toHaveURL((url) => url.pathname === '/matches');
+    await expect(cardOf(a.page, b.name)).toBeVisible();
+    await expect(cardOf(b.page, a.name)).toBeVisible();
+    await expect(b.page.getByText('Your frequencies are aligned!').first()).toBeVisible();
+  } finally {
+    await contextA.close();
+    await contextB.close();
+  }
+});
