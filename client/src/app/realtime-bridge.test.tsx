@@ -13,28 +13,7 @@ import { AppProviders } from './providers';
 import RealtimeBridge from './realtime-bridge';
 
 // A stand-in for the socket.io client: records listeners so the test can play server events.
-const fake = vi.hoisted(() => {
-  const listeners = new Map<string, Set<(...args: unknown[]) => void>>();
-  const socket = {
-    connected: false,
-    active: false,
-    on: (event: string, fn: (...args: unknown[]) => void) => {
-      if (!listeners.has(event)) listeners.set(event, new Set());
-      listeners.get(event)?.add(fn);
-      return socket;
-    },
-    off: (event: string, fn: (...args: unknown[]) => void) => {
-      listeners.get(event)?.delete(fn);
-      return socket;
-    },
-    connect: () => socket,
-    disconnect: () => socket,
-  };
-  const emit = (event: string, ...args: unknown[]) => {
-    for (const fn of listeners.get(event) ?? []) fn(...args);
-  };
-  return { socket, listeners, emit, io: (_options?: unknown) => socket };
-});
+const fake = await vi.hoisted(async () => (await import('@/test/fake-socket')).createFakeSocket());
 
 vi.mock('socket.io-client', () => ({ io: (options: unknown) => fake.io(options) }));
 

@@ -11,28 +11,7 @@ import { sortMatches } from './match-queries';
 import { MatchesScreen } from './matches-screen';
 
 // A stand-in for the socket.io client, so the test can play 'match:*' events from the server.
-const fake = vi.hoisted(() => {
-  const listeners = new Map<string, Set<(...args: unknown[]) => void>>();
-  const socket = {
-    connected: false,
-    active: false,
-    on: (event: string, fn: (...args: unknown[]) => void) => {
-      if (!listeners.has(event)) listeners.set(event, new Set());
-      listeners.get(event)?.add(fn);
-      return socket;
-    },
-    off: (event: string, fn: (...args: unknown[]) => void) => {
-      listeners.get(event)?.delete(fn);
-      return socket;
-    },
-    connect: () => socket,
-    disconnect: () => socket,
-  };
-  const emit = (event: string, ...args: unknown[]) => {
-    for (const fn of listeners.get(event) ?? []) fn(...args);
-  };
-  return { socket, emit };
-});
+const fake = await vi.hoisted(async () => (await import('@/test/fake-socket')).createFakeSocket());
 
 vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
 
