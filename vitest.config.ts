@@ -1,20 +1,17 @@
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-const alias = {
-  '@shared': fileURLToPath(new URL('./shared/src', import.meta.url)),
-  '@': fileURLToPath(new URL('./client/src', import.meta.url)),
-};
+// Import aliases (@shared, @server, and the client's @/) are defined once, in the tsconfig files.
+const resolve = { tsconfigPaths: true };
 
 // One project per tier; `npx vitest run --project <name>` runs one alone.
 export default defineConfig({
-  resolve: { alias },
+  resolve,
   test: {
     projects: [
-      { resolve: { alias }, test: { name: 'shared', include: ['shared/src/**/*.test.ts'], environment: 'node' } },
+      { resolve, test: { name: 'shared', include: ['shared/src/**/*.test.ts'], environment: 'node' } },
       {
-        resolve: { alias },
+        resolve,
         test: {
           name: 'server',
           include: ['server/src/**/*.test.ts'],
@@ -26,7 +23,7 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias },
+        resolve,
         test: {
           name: 'worker',
           include: ['worker/src/**/*.test.ts'],
@@ -39,7 +36,7 @@ export default defineConfig({
       },
       {
         plugins: [react()],
-        resolve: { alias },
+        resolve,
         test: {
           name: 'client',
           include: ['client/src/**/*.test.{ts,tsx}'],

@@ -1,6 +1,6 @@
 // One-shot: migrate, then seed demo data into an empty database. `docker compose` runs this as
 // its `migrate` service; `npm start` does the same step itself before starting the servers.
-import { prepareDatabase } from '../server/src/db/prepare-database';
+import { prepareDatabase } from '@server/core/db/prepare-database';
 
 const { DATABASE_URL, REDIS_URL, SEED_DEMO_DATA } = process.env;
 if (!DATABASE_URL || !REDIS_URL) {

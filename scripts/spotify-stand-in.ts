@@ -1,9 +1,9 @@
-// Runs the Spotify stand-in (server/src/test/spotify-stand-in.ts) for the browser tests or by hand:
+// Runs the Spotify stand-in (@server/test/spotify-stand-in.ts) for the browser tests or by hand:
 //   node --import tsx scripts/spotify-stand-in.ts --port 5055 [--client-id id]
 // (or SPOTIFY_STAND_IN_PORT=5055 in the environment, as the e2e tier of scripts/test.ts does).
 // It approves every /authorize as a new demo account with three saved shows and two saved episodes,
 // and prints "spotify stand-in listening on <url>" once ready.
-import { makeEpisode, makeShow, SpotifyStandIn } from '../server/src/test/spotify-stand-in';
+import { makeEpisode, makeShow, SpotifyStandIn } from '@server/test/spotify-stand-in';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -2,7 +2,7 @@
 // the client build, then the server and the worker. Ctrl-C or SIGTERM stops everything in order.
 import fs from 'node:fs';
 import path from 'node:path';
-import { prepareDatabase } from '../server/src/db/prepare-database';
+import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildClientIfStale } from './lib/client-build';
 import { type LocalStack, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
@@ -66,8 +66,8 @@ try {
     PORT: String(port),
     MEDIA_DIR: process.env.MEDIA_DIR ?? path.join(dataDir, 'media'),
   };
-  const server = startAppProcess('server', 'server/src/main.ts', env, runDir);
-  const worker = startAppProcess('worker', 'worker/src/main.ts', env, runDir);
+  const server = startAppProcess('server', env, runDir);
+  const worker = startAppProcess('worker', env, runDir);
   children.push(server, worker);
   for (const child of children) {
     child.child.once('exit', (code) => {

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { prepareDatabase } from '../server/src/db/prepare-database';
+import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildClient } from './lib/client-build';
 import { freePort, type LocalStack, recreateDatabase, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
@@ -119,6 +119,8 @@ try {
       run(node, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json']),
       run(node, [bin('typescript', 'bin/tsc'), '-p', 'client/tsconfig.json']),
       run(node, [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']),
+      // The import boundaries must refuse a forbidden import (scripts/lint/boundary-probe.ts).
+      run(node, ['--import', 'tsx', 'scripts/lint/boundary-probe.ts']),
     ];
     const passed = checks.filter(Boolean).length;
     return { ok: passed === checks.length, passed, failed: checks.length - passed };
@@ -167,14 +169,9 @@ try {
       SPOTIFY_API_URL: `${spotifyUrl}/v1`,
     };
     apps.push(
-      startAppProcess('server', 'server/src/main.ts', env, runDir),
-      startAppProcess('worker', 'worker/src/main.ts', env, runDir),
-      startAppProcess(
-        'spotify-stand-in',
-        'scripts/spotify-stand-in.ts',
-        { ...process.env, SPOTIFY_STAND_IN_PORT: String(spotifyPort) },
-        runDir,
-      ),
+      startAppProcess('server', env, runDir),
+      startAppProcess('worker', env, runDir),
+      startAppProcess('spotify-stand-in', { ...process.env, SPOTIFY_STAND_IN_PORT: String(spotifyPort) }, runDir),
     );
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitForHealthy(baseUrl, apps[0]!.child);

@@ -5,12 +5,12 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadConfig } from '@server/config';
+import { initOrm, migrate } from '@server/core/db/orm';
+import { createLogger } from '@server/core/logger';
+import { recomputeAll } from '@server/core/matching/precompute';
+import { startServer } from '@server/server';
 import { INTENTS } from '@shared/index';
-import { loadConfig } from '../../server/src/config';
-import { initOrm, migrate } from '../../server/src/db/orm';
-import { recomputeAll } from '../../server/src/features/matching/precompute';
-import { createLogger } from '../../server/src/logger';
-import { startServer } from '../../server/src/server';
 import { recreateDatabase, startLocalStack } from '../lib/local-stack';
 
 const POPULATIONS = process.env.BENCH_USERS ? process.env.BENCH_USERS.split(',').map(Number) : [10_000, 100_000];

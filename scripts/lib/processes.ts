@@ -21,8 +21,15 @@ export function isAlive(pid: number): boolean {
 }
 
 /** Starts `node --import tsx <entry>` and prefixes its output lines with its name. */
-export function startAppProcess(name: string, entry: string, env: NodeJS.ProcessEnv, runDir: string): AppProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+/** The entry point of each process the launcher and the test runner start. */
+const ENTRIES = {
+  server: 'server/src/main.ts',
+  worker: 'worker/src/main.ts',
+  'spotify-stand-in': 'scripts/spotify-stand-in.ts',
+} as const;
+
+export function startAppProcess(name: keyof typeof ENTRIES, env: NodeJS.ProcessEnv, runDir: string): AppProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRIES[name]], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Own process group: Ctrl-C reaches only the launcher, which stops children in order.

@@ -2,8 +2,8 @@
 // passes the services it started (PODMATCH_TEST_POSTGRES / PODMATCH_TEST_REDIS); run alone,
 // a tier starts its own under .data/test-<tier>. Each tier gets a freshly migrated database.
 import path from 'node:path';
+import { initOrm, migrate } from '@server/core/db/orm';
 import type { TestProject } from 'vitest/node';
-import { initOrm, migrate } from '../../server/src/db/orm';
 import { type LocalStack, recreateDatabase, startLocalStack } from '../lib/local-stack';
 
 declare module 'vitest' {

@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config';
+import type { JobQueue } from './core/jobs/job-queue';
+import type { Logger } from './core/logger';
+import type { RealtimeEmitter } from './core/realtime/emitter';
 import type { SessionService } from './features/auth/session.service';
-import type { JobQueue } from './jobs/job-queue';
-import type { Logger } from './logger';
-import type { RealtimeEmitter } from './realtime/emitter';
 
 /** Everything the HTTP app needs, built once in main.ts (or a test) and passed in. */
 export interface AppDeps {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { loadSpotifyConfig } from './features/spotify/spotify-config';
+import { loadSpotifyConfig } from './core/spotify/spotify-config';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

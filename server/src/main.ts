@@ -1,6 +1,6 @@
 import { loadConfig } from './config';
-import { closeOnSignals } from './lifecycle';
-import { createLogger } from './logger';
+import { closeOnSignals } from './core/lifecycle';
+import { createLogger } from './core/logger';
 import { startServer } from './server';
 
 const config = loadConfig();

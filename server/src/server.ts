@@ -3,11 +3,11 @@ import { Redis } from 'ioredis';
 import { createApp } from './app';
 import type { AppDeps } from './app-deps';
 import type { AppConfig } from './config';
-import { initOrm } from './db/orm';
+import { initOrm } from './core/db/orm';
+import { JobQueue } from './core/jobs/job-queue';
+import { createLogger, type Logger } from './core/logger';
+import { createEmitter } from './core/realtime/emitter';
 import { SessionService } from './features/auth/session.service';
-import { JobQueue } from './jobs/job-queue';
-import { createLogger, type Logger } from './logger';
-import { createEmitter } from './realtime/emitter';
 import { createRealtime, type IoServer } from './realtime/io';
 
 export interface RunningServer {

@@ -1,6 +1,6 @@
 import path from 'node:path';
+import { loadSpotifyConfig } from '@server/core/spotify/spotify-config';
 import { z } from 'zod';
-import { loadSpotifyConfig } from '../../server/src/features/spotify/spotify-config';
 
 const EnvSchema = z.object({
   DATABASE_URL: z.string().url(),

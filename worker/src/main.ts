@@ -1,5 +1,5 @@
-import { closeOnSignals } from '../../server/src/lifecycle';
-import { createLogger } from '../../server/src/logger';
+import { closeOnSignals } from '@server/core/lifecycle';
+import { createLogger } from '@server/core/logger';
 import { loadWorkerConfig } from './config';
 import { startWorker } from './worker';
 

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { ormConfig } from '@server/core/db/orm-config';
+import { JobQueue } from '@server/core/jobs/job-queue';
+import type { Logger } from '@server/core/logger';
 import {
   type JobKey,
   type JobStatusEvent,
@@ -12,9 +15,6 @@ import {
 import { Emitter } from '@socket.io/redis-emitter';
 import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { ormConfig } from '../../server/src/db/orm-config';
-import { JobQueue } from '../../server/src/jobs/job-queue';
-import type { Logger } from '../../server/src/logger';
 import type { WorkerConfig } from './config';
 import { assertHandlersCoverJobs, handlers, jobKeyByName } from './handlers';
 import type { JobHandler } from './handlers/handler';

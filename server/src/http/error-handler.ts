@@ -1,6 +1,6 @@
 import type { ErrorBody } from '@shared/index';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { Logger } from '../logger';
+import type { Logger } from '../core/logger';
 import { HttpError } from './errors';
 
 /** Unknown /api paths answer JSON, not the SPA. */

@@ -4,9 +4,9 @@ import { type ClientToServerEvents, rooms, type ServerToClientEvents, type Socke
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server } from 'socket.io';
+import type { Logger } from '../core/logger';
 import type { SessionService } from '../features/auth/session.service';
 import { badgesFor } from '../features/matches/badges.service';
-import type { Logger } from '../logger';
 
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 

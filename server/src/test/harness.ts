@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { inject } from 'vitest';
 import { loadConfig } from '../config';
-import { createLogger } from '../logger';
+import { createLogger } from '../core/logger';
 import { type RunningServer, startServer } from '../server';
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

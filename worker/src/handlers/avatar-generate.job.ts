@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { UserSchema } from '@server/core/db/entities';
+import { toSelfUser } from '@server/core/presenters/user.presenter';
 import { INTENT_INFO, type Intent, rooms } from '@shared/index';
-import { UserSchema } from '../../../server/src/db/entities';
-import { toSelfUser } from '../../../server/src/features/users/user.presenter';
 import type { JobHandler } from './handler';
 
 const GENERATED_PREFIX = '/media/avatars/';

@@ -1,6 +1,6 @@
+import { createLogger } from '@server/core/logger';
+import { collectEvents, nextEvent, startTestServer, type TestServer, testEnv } from '@server/test/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/src/logger';
-import { collectEvents, nextEvent, startTestServer, type TestServer, testEnv } from '../../../server/src/test/harness';
 import { loadWorkerConfig } from '../config';
 import { type RunningWorker, startWorker } from '../worker';
 import { avatarInitial, renderAvatarSvg } from './avatar-generate.job';

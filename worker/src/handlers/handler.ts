@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { JobQueue } from '@server/core/jobs/job-queue';
+import type { Logger } from '@server/core/logger';
 import type { JobKey, JobPayload, JobResult, ServerToClientEvents } from '@shared/index';
 import type { Emitter } from '@socket.io/redis-emitter';
-import type { JobQueue } from '../../../server/src/jobs/job-queue';
-import type { Logger } from '../../../server/src/logger';
 
 export interface JobContext {
   /** A fresh EntityManager fork for this job. */

@@ -1,4 +1,4 @@
-import { recomputeAll, recomputeUser } from '../../../server/src/features/matching/precompute';
+import { recomputeAll, recomputeUser } from '@server/core/matching/precompute';
 import type { JobHandler } from './handler';
 
 /** Refreshes precomputed feed candidates for one user, or for everyone (docs/matching.md). */

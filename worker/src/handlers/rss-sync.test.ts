@@ -1,14 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PodcastEpisodeSchema, PodcastSchema } from '@server/core/db/entities';
+import { createLogger } from '@server/core/logger';
+import { DEFAULT_FETCH_OPTIONS, FetchRefusedError, safeFetchText } from '@server/core/net/safe-fetch';
+import { nextEvent, startTestServer, type TestServer, testEnv } from '@server/test/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PodcastEpisodeSchema, PodcastSchema } from '../../../server/src/db/entities';
-import {
-  DEFAULT_FETCH_OPTIONS,
-  FetchRefusedError,
-  safeFetchText,
-} from '../../../server/src/features/podcasts/safe-fetch';
-import { createLogger } from '../../../server/src/logger';
-import { nextEvent, startTestServer, type TestServer, testEnv } from '../../../server/src/test/harness';
 import { loadWorkerConfig } from '../config';
 import { type RunningWorker, startWorker } from '../worker';
 import { parseDuration, syncFeed } from './rss-sync';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { PodcastSchema } from '@server/core/db/entities';
+import { DEFAULT_FETCH_OPTIONS, safeFetchText } from '@server/core/net/safe-fetch';
 import type { JobPayload, JobResult } from '@shared/index';
 import Parser from 'rss-parser';
-import { PodcastSchema } from '../../../server/src/db/entities';
-import { DEFAULT_FETCH_OPTIONS, safeFetchText } from '../../../server/src/features/podcasts/safe-fetch';
 import type { JobContext } from './handler';
 
 type RssPayload = Extract<JobPayload<'podcastsSync'>, { source: 'rss' }>;

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PodcastEpisodeSchema, PodcastSchema, UserPodcastSchema, UserSchema } from '../../../server/src/db/entities';
-import { createLogger } from '../../../server/src/logger';
+import { PodcastEpisodeSchema, PodcastSchema, UserPodcastSchema, UserSchema } from '@server/core/db/entities';
+import { createLogger } from '@server/core/logger';
 import {
   collectEvents,
   nextEvent,
@@ -9,9 +8,10 @@ import {
   type TestSocket,
   testEnv,
   uniqueName,
-} from '../../../server/src/test/harness';
-import { connectSpotify, freePort, spotifyServerEnv } from '../../../server/src/test/spotify-flow';
-import { makeEpisode, makeShow, SpotifyStandIn, type StandInAccount } from '../../../server/src/test/spotify-stand-in';
+} from '@server/test/harness';
+import { connectSpotify, freePort, spotifyServerEnv } from '@server/test/spotify-flow';
+import { makeEpisode, makeShow, SpotifyStandIn, type StandInAccount } from '@server/test/spotify-stand-in';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../config';
 import { type RunningWorker, startWorker } from '../worker';
 import { listeningFigures } from './spotify-sync';

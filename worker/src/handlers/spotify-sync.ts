@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type JobPayload, type JobResult, rooms } from '@shared/index';
-import { UnrecoverableError } from 'bullmq';
-import { PodcastEpisodeSchema, PodcastSchema, UserPodcastSchema, UserSchema } from '../../../server/src/db/entities';
+import { PodcastEpisodeSchema, PodcastSchema, UserPodcastSchema, UserSchema } from '@server/core/db/entities';
+import { toSelfUser } from '@server/core/presenters/user.presenter';
 import {
   type SavedEpisode,
   SavedEpisodeSchema,
@@ -11,10 +10,11 @@ import {
   type SpotifyHttpOptions,
   SpotifyReconnectError,
   type SpotifyShow,
-} from '../../../server/src/features/spotify/spotify-client';
-import { loadSpotifyConfig, type SpotifyConfig } from '../../../server/src/features/spotify/spotify-config';
-import { hasTokens, userTokenSource } from '../../../server/src/features/spotify/spotify-tokens';
-import { toSelfUser } from '../../../server/src/features/users/user.presenter';
+} from '@server/core/spotify/spotify-client';
+import { loadSpotifyConfig, type SpotifyConfig } from '@server/core/spotify/spotify-config';
+import { hasTokens, userTokenSource } from '@server/core/spotify/spotify-tokens';
+import { type JobPayload, type JobResult, rooms } from '@shared/index';
+import { UnrecoverableError } from 'bullmq';
 import type { JobContext } from './handler';
 
 type SpotifyPayload = Extract<JobPayload<'podcastsSync'>, { source: 'spotify' }>;

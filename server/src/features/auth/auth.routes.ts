@@ -1,10 +1,10 @@
 import { api } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
-import { SessionSchema } from '../../db/entities';
+import { SessionSchema } from '../../core/db/entities';
+import { toSelfUser } from '../../core/presenters/user.presenter';
+import { endSessions } from '../../core/realtime/emitter';
 import { mount } from '../../http/route';
-import { endSessions } from '../../realtime/emitter';
-import { toSelfUser } from '../users/user.presenter';
 import { findOrCreateByUsername } from '../users/user.service';
 
 export function authRoutes(deps: AppDeps): Router {

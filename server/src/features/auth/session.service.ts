@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Session, SessionSchema } from '../../db/entities';
+import { type Session, SessionSchema } from '../../core/db/entities';
 
 export interface SessionSettings {
   tokenTtlMs: number;

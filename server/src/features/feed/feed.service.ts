@@ -9,8 +9,8 @@ import {
   INTENTS,
   type Intent,
 } from '@shared/index';
-import type { JobQueue } from '../../jobs/job-queue';
-import { intArray, recomputeUser } from '../matching/precompute';
+import type { JobQueue } from '../../core/jobs/job-queue';
+import { intArray, recomputeUser } from '../../core/matching/precompute';
 
 type Row = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Intent } from '@shared/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recomputeUser, resetRarityCache } from '../../core/matching/precompute';
 import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
-import { recomputeUser, resetRarityCache } from '../matching/precompute';
 
 type Person = { token: string; id: number };
 

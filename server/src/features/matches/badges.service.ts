@@ -1,8 +1,8 @@
 // Badge counts (feed per intent, unread matches per intent), pushed to `user:{id}` on change.
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { type BadgeCounts, INTENTS, type Intent, rooms } from '@shared/index';
-import type { Logger } from '../../logger';
-import type { RealtimeEmitter } from '../../realtime/emitter';
+import type { Logger } from '../../core/logger';
+import type { RealtimeEmitter } from '../../core/realtime/emitter';
 import { ensureComputed, feedCountsFor, loadViewer } from '../feed/feed.service';
 import { unreadMatchCounts } from './match.service';
 

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BadgeCounts, Intent, MatchView } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recomputeUser, resetRarityCache } from '../../core/matching/precompute';
 import { collectEvents, nextEvent, startTestServer, type TestServer, uniqueName } from '../../test/harness';
-import { recomputeUser, resetRarityCache } from '../matching/precompute';
 
 type Person = { token: string; id: number };
 

@@ -1,6 +1,6 @@
 import { LIMITS } from '@shared/index';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { FetchRefusedError, normalizeFeedUrl } from './safe-fetch';
+import { FetchRefusedError, normalizeFeedUrl } from '../../core/net/safe-fetch';
 
 export interface OpmlFeed {
   feedUrl: string;

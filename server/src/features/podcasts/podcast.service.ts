@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PodcastSummary } from '@shared/index';
+import { type LibraryRow, toUserPodcastEntry } from '../../core/presenters/podcast.presenter';
 import type { OpmlFeed } from './opml';
-import { type LibraryRow, toUserPodcastEntry } from './podcast.presenter';
 
 const LIBRARY_SELECT = `
   select up.id, up.user_id, up.podcast_id, up.episode_count, up.last_listened, up.hidden, up.times_listened,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PodcastSchema } from '../../db/entities';
+import { PodcastSchema } from '../../core/db/entities';
 import { startTestServer, type TestServer } from '../../test/harness';
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8');

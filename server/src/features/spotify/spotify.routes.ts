@@ -1,11 +1,19 @@
 import { api, rooms } from '@shared/index';
 import { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
-import { UserSchema } from '../../db/entities';
+import { UserSchema } from '../../core/db/entities';
+import { toSelfUser } from '../../core/presenters/user.presenter';
+import {
+  authorizeUrl,
+  createPkcePair,
+  exchangeCode,
+  SpotifyApi,
+  type SpotifyTokens,
+} from '../../core/spotify/spotify-client';
+import { hasTokens, storeTokens } from '../../core/spotify/spotify-tokens';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
 import { userPolicy } from '../users/user.policy';
-import { toSelfUser } from '../users/user.presenter';
 import {
   CALLBACK_PATH,
   createConnectTicket,
@@ -25,8 +33,6 @@ import {
   takeLoginCode,
   takeState,
 } from './spotify.service';
-import { authorizeUrl, createPkcePair, exchangeCode, SpotifyApi, type SpotifyTokens } from './spotify-client';
-import { hasTokens, storeTokens } from './spotify-tokens';
 
 /** The SPEC section 8 values (plus spotify_account_in_use for connect). */
 type SpotifyErrorCode =

@@ -4,12 +4,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIMITS, rooms, type SpotifyStatus } from '@shared/index';
 import type { Redis } from 'ioredis';
 import type { AppDeps } from '../../app-deps';
-import { type User, UserPodcastSchema, UserSchema } from '../../db/entities';
-import { toSelfUser } from '../users/user.presenter';
+import { type User, UserPodcastSchema, UserSchema } from '../../core/db/entities';
+import { toSelfUser } from '../../core/presenters/user.presenter';
+import type { SpotifyProfile } from '../../core/spotify/spotify-client';
+import type { SpotifyConfig } from '../../core/spotify/spotify-config';
+import { clearTokens, hasTokens } from '../../core/spotify/spotify-tokens';
 import { createUser } from '../users/user.service';
-import type { SpotifyProfile } from './spotify-client';
-import type { SpotifyConfig } from './spotify-config';
-import { clearTokens, hasTokens } from './spotify-tokens';
 
 // The short-lived secrets of the OAuth dance live in Redis under a hash of their value, each
 // used once: the `state` record (10 min), the connect ticket (5 min) and the sign-in code (1 min).

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PodcastSchema, UserPodcastSchema, UserSchema } from '../../db/entities';
+import { PodcastSchema, UserPodcastSchema, UserSchema } from '../../core/db/entities';
+import { decryptToken } from '../../core/spotify/token-crypto';
 import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
 import { connectSpotify, freePort, signInWithSpotify, spotifyServerEnv, TestBrowser } from '../../test/spotify-flow';
 import { makeShow, SpotifyStandIn } from '../../test/spotify-stand-in';
-import { decryptToken } from './token-crypto';
 
 /** No answer of ours may contain a Spotify token (or its encrypted form). */
 function expectNoSecrets(text: string, standIn: SpotifyStandIn, stored: (string | null | undefined)[] = []) {

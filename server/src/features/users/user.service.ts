@@ -2,7 +2,7 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { INTENT_INFO, INTENTS, type UpdateUserBody } from '@shared/index';
-import { type User, UserProfileSchema, UserSchema } from '../../db/entities';
+import { type User, UserProfileSchema, UserSchema } from '../../core/db/entities';
 
 /** Dev-login and OAuth users have no password; store a hash of random bytes nobody knows. */
 function unusablePassword(): string {

@@ -1,12 +1,12 @@
 import { api } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
-import { UserSchema } from '../../db/entities';
+import { UserSchema } from '../../core/db/entities';
+import { toPublicUser, toSelfUser } from '../../core/presenters/user.presenter';
 import { forbidden, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
 import { isBlockedEitherWay } from '../matches/match.service';
 import { userPolicy } from './user.policy';
-import { toPublicUser, toSelfUser } from './user.presenter';
 import { updateUser } from './user.service';
 
 export function usersRoutes(deps: AppDeps): Router {

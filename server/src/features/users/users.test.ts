@@ -1,6 +1,6 @@
 import { PublicUserSchema } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserProfileSchema } from '../../db/entities';
+import { UserProfileSchema } from '../../core/db/entities';
 import { startTestServer, type TestServer } from '../../test/harness';
 
 const PRIVATE_FIELDS = [

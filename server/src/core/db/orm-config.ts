@@ -15,7 +15,7 @@ export function ormConfig(databaseUrl: string, overrides: Partial<Options> = {})
     migrations: {
       // Listed explicitly: the same code path works under tsx, in tests and in containers.
       migrationsList,
-      path: 'server/src/db/migrations',
+      path: 'server/src/core/db/migrations',
       emit: 'ts',
       tableName: 'mikro_orm_migrations',
       transactional: true,

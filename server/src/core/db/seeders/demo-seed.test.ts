@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { INTENTS } from '@shared/index';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { recreateDatabase } from '../../../../scripts/lib/local-stack';
+import { recreateDatabase } from '../../../../../scripts/lib/local-stack';
 import { initOrm, migrate } from '../orm';
 import { DEMO_PEOPLE } from './data/demo-people';
 import { PODCAST_CATALOG, PODCAST_CATEGORIES } from './data/podcast-catalog';

@@ -1,5 +1,5 @@
 import type { PublicUser, SelfUser } from '@shared/index';
-import type { User } from '../../db/entities';
+import type { User } from '../db/entities';
 
 /** The fields anyone signed in may see. Never tokens, password, username or account links. */
 export function toPublicUser(user: User): PublicUser {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { User } from '../../db/entities';
+import type { User } from '../db/entities';
 import {
   refreshTokens,
   type SpotifyHttpOptions,
