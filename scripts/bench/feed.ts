@@ -57,9 +57,9 @@ async function generate(em: EntityManager, users: number): Promise<void> {
         'History','Science','Sports','Technology','Education','Arts','Music','TV & Film','Religion & Spirituality',
         'Kids & Family','Leisure','Fiction','Government'])[1 + (g * 7919) % 19] as c,
         (array['Comedy','News','Business','Science','Arts','Education'])[1 + (g * 104729) % 6] as c2) x`);
-  await sql(`insert into users (username, password, display_name, intent, match_preferences, created_at, updated_at, is_demo)
+  await sql(`insert into users (username, password, display_name, intent, match_preferences, created_at, updated_at, is_demo, sign_up_method)
     select 'bench' || g, 'x', 'Bench person ' || g, (array['romantic','platonic','professional'])[1 + g % 3],
-           '{"minMatchPercentage":0}', now(), now(), false
+           '{"minMatchPercentage":0}', now(), now(), false, 'dev_login'
       from generate_series(1, ${users}) g`);
   await sql(`insert into user_profiles (user_id, intent, display_name, tagline, active)
     select u.id, i, u.display_name, 'Tagline of ' || u.display_name, random() < 0.7

@@ -5,6 +5,7 @@ import type { JobQueue } from './core/jobs/job-queue';
 import type { Logger } from './core/logger';
 import type { RealtimeEmitter } from './core/realtime/emitter';
 import type { SessionService } from './features/auth/session.service';
+import type { BadgePusher } from './features/matches/badges.service';
 
 /** Everything the HTTP app needs, built once in main.ts (or a test) and passed in. */
 export interface AppDeps {
@@ -14,5 +15,6 @@ export interface AppDeps {
   jobs: JobQueue;
   sessions: SessionService;
   emitter: RealtimeEmitter;
+  badges: BadgePusher;
   logger: Logger;
 }

@@ -7,7 +7,8 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  // Unset means production: development conveniences (dev login) must be asked for explicitly.
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url(),
@@ -44,8 +45,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
-    // Dev login is on outside production unless switched off; in production only when asked for.
-    allowDevLogin: e.ALLOW_DEV_LOGIN ?? !isProduction,
+    // Dev login fails closed: on only when the process is explicitly in development (or test) mode,
+    // as `npm start` sets it, or when ALLOW_DEV_LOGIN=true says so.
+    allowDevLogin: e.ALLOW_DEV_LOGIN ?? (e.NODE_ENV === 'development' || e.NODE_ENV === 'test'),
     tokenTtlMs: e.TOKEN_TTL_DAYS * 24 * 3600 * 1000,
     tokenRotateAfterMs: e.TOKEN_ROTATE_AFTER_SECONDS * 1000,
     tokenRotationGraceMs: e.TOKEN_ROTATION_GRACE_SECONDS * 1000,

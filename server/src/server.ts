@@ -7,7 +7,8 @@ import { initOrm } from './core/db/orm';
 import { JobQueue } from './core/jobs/job-queue';
 import { createLogger, type Logger } from './core/logger';
 import { createEmitter } from './core/realtime/emitter';
-import { SessionService } from './features/auth/session.service';
+import { type Clock, SessionService } from './features/auth/session.service';
+import { BadgePusher } from './features/matches/badges.service';
 import { createRealtime, type IoServer } from './realtime/io';
 
 export interface RunningServer {
@@ -22,21 +23,25 @@ export interface RunningServer {
 export async function startServer(
   config: AppConfig,
   logger: Logger = createLogger('server', config.logLevel),
+  /** Tests move time by hand (token expiry and rotation) instead of sleeping. */
+  options: { clock?: Clock } = {},
 ): Promise<RunningServer> {
   const orm = await initOrm(config.databaseUrl);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+  const emitter = createEmitter(redis);
   const deps: AppDeps = {
     config,
     orm,
     redis,
     logger,
     jobs: new JobQueue(redis),
-    sessions: new SessionService(config),
-    emitter: createEmitter(redis),
+    sessions: new SessionService(config, options.clock),
+    emitter,
+    badges: new BadgePusher({ orm, emitter, logger }),
   };
   const app = createApp(deps);
   const server = http.createServer(app);
-  const realtime = createRealtime(server, { orm, redis, sessions: deps.sessions, logger });
+  const realtime = createRealtime(server, deps);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -51,6 +56,7 @@ export async function startServer(
     async close() {
       await realtime.close();
       server.closeAllConnections();
+      await deps.badges.idle();
       await deps.jobs.close();
       await orm.close();
       await redis.quit().catch(() => undefined);

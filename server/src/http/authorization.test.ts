@@ -1,117 +1,163 @@
-// One table over every endpoint of the shared API: who may call it, and what others get.
-
-import { type Api, api, buildPath } from '@shared/index';
+// The authorization matrix, derived from the contract: every endpoint of the shared API, called by
+// every role, must answer what its access rule (shared/src/api/endpoint.ts) says. The table below
+// only says how to make a well-formed request; who gets what comes from `endpoint.access`.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Access, type Api, api, buildPath, type LoginResponse } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test/harness';
+import { sql } from '../core/db/sql';
+import { startTestServer, type TestServer, uniqueName } from '../test/harness';
 
-type Rule =
-  | { policy: 'public' }
-  | { policy: 'signed-in' }
-  | {
-      policy: 'owner';
-      otherUserStatus: 403 | 404;
-      body?: Record<string, unknown>;
-      ownerStatus?: number;
-      /** Creates the owner's object and returns the path parameters that name it. */
-      setup?: (server: TestServer, owner: { token: string; user: { id: number } }) => Promise<Record<string, number>>;
-    };
+const ROLES = ['owner', 'party', 'stranger', 'anonymous'] as const;
+type Role = (typeof ROLES)[number];
 
-/** An OPML import gives the owner one library entry; returns its id. */
-async function ownEntry(server: TestServer, owner: { token: string; user: { id: number } }) {
-  const form = new FormData();
-  const xml = `<opml><body><outline xmlUrl="https://authz.example.com/${owner.user.id}/${Math.random()}.xml"/></body></opml>`;
-  form.append('opml', new Blob([xml]), 'a.opml');
-  await fetch(`${server.url}/api/users/${owner.user.id}/podcasts/opml`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${owner.token}` },
-    body: form,
-  });
-  const list = await server.call('GET', `/api/users/${owner.user.id}/podcasts`, { token: owner.token });
-  return { id: list.json[0].id as number };
-}
-
-/** A mutual match between the owner and a fresh user; returns its id (features/matches). */
-async function ownMatch(server: TestServer, owner: { token: string; user: { id: number } }) {
-  const partner = await server.login();
-  const like = (from: { token: string; user: { id: number } }, to: number) =>
-    server.call('POST', '/api/matches', {
-      token: from.token,
-      body: { user1Id: from.user.id, user2Id: to, intent: 'romantic', user1Liked: true },
-    });
-  await like(owner, partner.user.id);
-  const res = await like(partner, owner.user.id);
-  return { matchId: res.json.id as number };
-}
-
-/** Every endpoint needs a row here; a new endpoint without one fails the first test. */
-const rules: Record<keyof Api, Rule> = {
-  health: { policy: 'public' },
-  devLogin: { policy: 'public' },
-  logout: { policy: 'signed-in' },
-  getUser: { policy: 'signed-in' },
-  updateUser: { policy: 'owner', otherUserStatus: 403, body: { displayName: 'Nope' } },
-  generateAvatar: { policy: 'owner', otherUserStatus: 403 },
-  feed: { policy: 'owner', otherUserStatus: 403 },
-  feedCounts: { policy: 'owner', otherUserStatus: 403 },
-  spotifyStatus: { policy: 'owner', otherUserStatus: 403 },
-  // A fresh owner has no Spotify connected: 409 'Connect Spotify first' (the sync itself: spotify tests).
-  spotifySync: { policy: 'owner', otherUserStatus: 403, ownerStatus: 409 },
-  spotifyDisconnect: { policy: 'owner', otherUserStatus: 403 },
-  spotifyConnectTicket: { policy: 'signed-in' },
-  spotifyExchange: { policy: 'public' },
-  listUserPodcasts: { policy: 'owner', otherUserStatus: 403 },
-  searchPodcasts: { policy: 'signed-in' },
-  // A podcast id that does not exist: 404 for the owner (adding a real one: podcasts tests).
-  addUserPodcast: { policy: 'owner', otherUserStatus: 403, body: { podcastId: 2_000_000_000 }, ownerStatus: 404 },
-  // Without a file the owner gets 400 (real imports: podcasts tests).
-  importOpml: { policy: 'owner', otherUserStatus: 403, ownerStatus: 400 },
-  updateUserPodcast: { policy: 'owner', otherUserStatus: 404, body: { hidden: true }, setup: ownEntry },
-  removeUserPodcast: { policy: 'owner', otherUserStatus: 404, setup: ownEntry },
-  listMatches: { policy: 'owner', otherUserStatus: 403 },
-  getUserMatch: { policy: 'owner', otherUserStatus: 403, setup: ownMatch },
-  getMatch: { policy: 'owner', otherUserStatus: 404, setup: ownMatch },
-  updateMatch: { policy: 'owner', otherUserStatus: 404, body: { isFavorite: true }, setup: ownMatch },
-  markMatchSeen: { policy: 'owner', otherUserStatus: 404, setup: ownMatch },
-  unmatch: { policy: 'owner', otherUserStatus: 404, setup: ownMatch },
-  // Acting for someone else (user1Id other than the caller) is a 403: features/matches tests.
-  createMatch: { policy: 'signed-in' },
-  // Blocking and reporting act on the caller's own behalf only: features/matches tests.
-  blockUser: { policy: 'signed-in' },
-  reportUser: { policy: 'signed-in' },
+/** What an access rule grants each role. 'ok' is the endpoint's own success answer. */
+const EXPECTED: Record<Access, Record<Role, 'ok' | 401 | 403 | 404>> = {
+  public: { owner: 'ok', party: 'ok', stranger: 'ok', anonymous: 'ok' },
+  user: { owner: 'ok', party: 'ok', stranger: 'ok', anonymous: 401 },
+  owner: { owner: 'ok', party: 403, stranger: 403, anonymous: 401 },
+  viewer: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
+  matchParty: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
+  libraryEntryOwner: { owner: 'ok', party: 404, stranger: 404, anonymous: 401 },
 };
 
-describe('authorization matrix', () => {
+/**
+ * A small world per test: the owner, their mutual match partner (the party), a stranger, the
+ * owner's library entry, a catalog podcast and someone fresh to like, block or report.
+ */
+interface World {
+  owner: LoginResponse;
+  party: LoginResponse;
+  stranger: LoginResponse;
+  matchId: number;
+  entryId: number;
+  podcastId: number;
+  someone: LoginResponse;
+}
+
+interface Sample {
+  query?: Record<string, string>;
+  body?: unknown;
+  form?: FormData;
+  /** The success answer when it is not the endpoint's own status (e.g. a 409 because Spotify is not set up). */
+  ok?: number | number[];
+}
+
+/** How to make a well-formed call of each endpoint; `caller` is undefined for the anonymous role. */
+const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefined) => Sample } = {
+  // Without a worker process in this tier, health answers 503 ("worker down"): still no 401.
+  health: () => ({ ok: [200, 503] }),
+  devLogin: () => ({ body: { username: uniqueName('matrix') } }),
+  logout: () => ({}),
+  // A code nobody issued: refused as expired, which is the right answer for anyone.
+  spotifyExchange: () => ({ body: { code: 'x'.repeat(43) }, ok: 400 }),
+  getUser: () => ({}),
+  updateUser: () => ({ body: { displayName: 'Renamed' } }),
+  generateAvatar: () => ({}),
+  feed: () => ({}),
+  feedCounts: () => ({}),
+  listMatches: () => ({}),
+  getUserMatch: () => ({}),
+  getMatch: () => ({}),
+  createMatch: (w, caller) => ({
+    body: {
+      user1Id: caller?.user.id ?? w.owner.user.id,
+      user2Id: w.someone.user.id,
+      intent: 'romantic',
+      user1Liked: true,
+    },
+  }),
+  updateMatch: () => ({ body: { isFavorite: true } }),
+  markMatchSeen: () => ({}),
+  unmatch: () => ({}),
+  blockUser: (w) => ({ body: { userId: w.someone.user.id } }),
+  reportUser: (w) => ({ body: { reportedId: w.someone.user.id, reason: 'spam' } }),
+  listUserPodcasts: () => ({}),
+  addUserPodcast: (w) => ({ body: { podcastId: w.podcastId } }),
+  importOpml: (w) => {
+    const form = new FormData();
+    const xml = `<opml><body><outline xmlUrl="https://matrix.example.com/${w.owner.user.id}/${uniqueName()}.xml"/></body></opml>`;
+    form.append('opml', new Blob([xml]), 'a.opml');
+    return { form };
+  },
+  updateUserPodcast: () => ({ body: { hidden: true } }),
+  removeUserPodcast: () => ({}),
+  searchPodcasts: () => ({ query: { q: 'serial' } }),
+  spotifyStatus: () => ({}),
+  // No Spotify connected: 409 'Connect Spotify first' (the sync itself: spotify tests).
+  spotifySync: () => ({ ok: 409 }),
+  spotifyDisconnect: () => ({}),
+  spotifyConnectTicket: () => ({}),
+};
+
+describe('authorization matrix (derived from each endpoint access rule)', () => {
   let server: TestServer;
+  let em: EntityManager;
   beforeAll(async () => {
     server = await startTestServer();
+    em = server.running.deps.orm.em.fork() as EntityManager;
   });
   afterAll(() => server.close());
 
-  it('has a rule for every endpoint', () => {
-    expect(Object.keys(rules).sort()).toEqual(Object.keys(api).sort());
+  async function world(): Promise<World> {
+    const [owner, party, stranger, someone] = await Promise.all([
+      server.login(),
+      server.login(),
+      server.login(),
+      server.login(),
+    ]);
+    const like = (from: LoginResponse, to: number) =>
+      server.call('POST', '/api/matches', {
+        token: from.token,
+        body: { user1Id: from.user.id, user2Id: to, intent: 'romantic', user1Liked: true },
+      });
+    await like(owner, party.user.id);
+    const matchId = (await like(party, owner.user.id)).json.id as number;
+    const [podcast] = await sql<{ id: number }>(
+      em,
+      `insert into podcasts (name, created_at) values (?, now()) returning id`,
+      [uniqueName('matrix-show')],
+    );
+    const [otherPodcast] = await sql<{ id: number }>(
+      em,
+      `insert into podcasts (name, created_at) values (?, now()) returning id`,
+      [uniqueName('matrix-show')],
+    );
+    const [entry] = await sql<{ id: number }>(
+      em,
+      `insert into user_podcasts (user_id, podcast_id, source, times_listened, hidden, created_at)
+       values (?, ?, 'manual', 0, false, now()) returning id`,
+      [owner.user.id, otherPodcast?.id],
+    );
+    return { owner, party, stranger, someone, matchId, entryId: entry!.id, podcastId: podcast!.id };
+  }
+
+  it('covers every endpoint (the samples table is typed by the API, so a new endpoint needs a row)', () => {
+    expect(Object.keys(samples).sort()).toEqual(Object.keys(api).sort());
   });
 
   for (const [name, endpoint] of Object.entries(api) as [keyof Api, Api[keyof Api]][]) {
-    const rule = rules[name];
-    if (rule.policy === 'public') continue;
-
-    it(`${name}: ${endpoint.method} ${endpoint.path} refuses anonymous callers with 401`, async () => {
-      const owner = await server.login();
-      const path = buildPath(endpoint.path, { userId: owner.user.id, id: 1, matchId: 1 });
-      const res = await server.call(endpoint.method, path, { body: rule.policy === 'owner' ? rule.body : undefined });
-      expect(res.status).toBe(401);
-    });
-
-    if (rule.policy === 'owner') {
-      it(`${name}: another user gets ${rule.otherUserStatus} and the owner succeeds`, async () => {
-        const owner = await server.login();
-        const other = await server.login();
-        const extra = (await rule.setup?.(server, owner)) ?? {};
-        const path = buildPath(endpoint.path, { userId: owner.user.id, ...extra });
-        const refused = await server.call(endpoint.method, path, { token: other.token, body: rule.body });
-        expect(refused.status).toBe(rule.otherUserStatus);
-        const allowed = await server.call(endpoint.method, path, { token: owner.token, body: rule.body });
-        expect(allowed.status).toBe(rule.ownerStatus ?? endpoint.status);
+    for (const role of ROLES) {
+      const expected = EXPECTED[endpoint.access][role];
+      it(`${name} (${endpoint.access}): ${endpoint.method} ${endpoint.path} as ${role} -> ${expected}`, async () => {
+        const w = await world();
+        const caller = role === 'anonymous' ? undefined : w[role];
+        // A path's user is the owner for the rules about the owner; otherwise the caller's own.
+        const pathUser = endpoint.access === 'owner' || endpoint.access === 'viewer' ? w.owner : (caller ?? w.owner);
+        const sample = samples[name](w, caller);
+        const path = buildPath(
+          endpoint.path,
+          { userId: pathUser.user.id, matchId: w.matchId, id: w.entryId },
+          sample.query,
+        );
+        const res = await server.call(endpoint.method, path, {
+          token: caller?.token,
+          body: sample.body,
+          form: sample.form,
+        });
+        const ok = [sample.ok ?? endpoint.status].flat();
+        if (expected === 'ok') expect(ok, `${res.status} ${res.text}`).toContain(res.status);
+        else expect(res.status, res.text).toBe(expected);
+        if (expected !== 'ok') expect(res.json?.message).toEqual(expect.any(String));
       });
     }
   }

@@ -1,24 +1,18 @@
 import type { Endpoint } from '@shared/api';
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
+import { type Granted, rules } from './access';
 import { badRequest, unauthorized } from './errors';
-import type { AuthContext } from './request-context';
 
-export interface HandlerContext<E extends Endpoint> {
+export type HandlerContext<E extends Endpoint> = {
   params: z.output<E['params']>;
   query: z.output<E['query']>;
   body: z.output<E['body']>;
   req: Request;
   res: Response;
-}
+} & Granted[E['access']];
 
-export interface AuthedContext<E extends Endpoint> extends HandlerContext<E> {
-  auth: AuthContext;
-}
-
-type Handler<E extends Endpoint> = (
-  ctx: E['access'] extends 'user' ? AuthedContext<E> : HandlerContext<E> & { auth?: AuthContext },
-) => Promise<z.input<E['response']>>;
+type Handler<E extends Endpoint> = (ctx: HandlerContext<E>) => Promise<z.input<E['response']>>;
 
 function parsePart<S extends z.ZodType>(schema: S, value: unknown, part: string): z.output<S> {
   const result = schema.safeParse(value ?? {});
@@ -32,32 +26,36 @@ function parsePart<S extends z.ZodType>(schema: S, value: unknown, part: string)
 }
 
 /**
- * Mounts one shared endpoint definition: checks access, validates params, query and body with its
- * schemas, and sends the handler's result through the response schema, which strips any field the
- * contract does not name.
+ * Mounts one shared endpoint definition, in this order: sign-in (401), path and query validation
+ * (400), the endpoint's access rule (403/404, http/access.ts), then `before` middleware (e.g. a
+ * multipart parser, so nobody uploads into someone else's account), body validation (400), the
+ * handler, and the response schema, which strips any field the contract does not name.
  */
 export function mount<E extends Endpoint>(
   router: Router,
   endpoint: E,
   handler: Handler<E>,
-  /** Middleware run after the access check and before validation, e.g. a multipart parser. */
   before: RequestHandler[] = [],
 ): void {
   const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-  const checkAccess: RequestHandler = (req, _res, next) => {
-    if (endpoint.access === 'user' && !req.auth) throw unauthorized();
+  const rule = rules[endpoint.access] as (
+    req: Request,
+    parts: { params: Record<string, unknown>; query: Record<string, unknown> },
+  ) => Promise<object>;
+
+  const authorize = async (req: Request, res: Response, next: NextFunction) => {
+    if (endpoint.access !== 'public' && !req.auth) throw unauthorized();
+    const params = parsePart(endpoint.params, req.params, 'params') as Record<string, unknown>;
+    const query = parsePart(endpoint.query, req.query, 'query') as Record<string, unknown>;
+    res.locals.checked = { params, query, granted: await rule(req, { params, query }) };
     next();
   };
-  router[method](endpoint.path, checkAccess, ...before, async (req: Request, res: Response) => {
-    const ctx = {
-      params: parsePart(endpoint.params, req.params, 'params'),
-      query: parsePart(endpoint.query, req.query, 'query'),
-      body: parsePart(endpoint.body, endpoint.method === 'GET' ? {} : req.body, 'body'),
-      auth: req.auth,
-      req,
-      res,
-    };
-    const result = await handler(ctx as Parameters<Handler<E>>[0]);
+
+  router[method](endpoint.path, authorize, ...before, async (req: Request, res: Response) => {
+    const { params, query, granted } = res.locals.checked;
+    const body = parsePart(endpoint.body, endpoint.method === 'GET' ? {} : req.body, 'body');
+    const ctx = { params, query, body, req, res, ...granted } as HandlerContext<E>;
+    const result = await handler(ctx);
     if (res.headersSent) return;
     res.status(endpoint.status).json(endpoint.response.parse(result));
   });

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import type { Logger } from '../core/logger';
 import type { SessionService } from '../features/auth/session.service';
-import { badgesFor } from '../features/matches/badges.service';
+import type { BadgePusher } from '../features/matches/badges.service';
 
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -16,7 +16,7 @@ export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record
  */
 export function createRealtime(
   httpServer: HttpServer,
-  deps: { orm: MikroORM; redis: Redis; sessions: SessionService; logger: Logger },
+  deps: { orm: MikroORM; redis: Redis; sessions: SessionService; logger: Logger; badges: BadgePusher },
 ): { io: IoServer; close(): Promise<void> } {
   const io: IoServer = new Server(httpServer, { serveClient: false, maxHttpBufferSize: 64 * 1024 });
   const pub = deps.redis.duplicate();
@@ -42,10 +42,8 @@ export function createRealtime(
     socket.on('ping', (ack) => {
       if (typeof ack === 'function') ack({ serverTime: new Date().toISOString() });
     });
-    // Fresh badges for the new tab (features/matches/badges.service.ts).
-    badgesFor(deps.orm.em.fork(), socket.data.userId)
-      .then((counts) => socket.emit('badges:update', counts))
-      .catch((error: unknown) => deps.logger.warn(`badges not sent on connect: ${(error as Error).message}`));
+    // Fresh badges for the new tab (to every tab of the user: they are the same numbers).
+    deps.badges.push(socket.data.userId);
   });
 
   return {

@@ -6,12 +6,14 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { inject } from 'vitest';
 import { loadConfig } from '../config';
 import { createLogger } from '../core/logger';
+import type { Clock } from '../features/auth/session.service';
 import { type RunningServer, startServer } from '../server';
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
+/** The environment of a test server; an override of `undefined` removes that variable. */
+export function testEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
@@ -19,13 +21,29 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
     REDIS_URL: inject('redisUrl'),
     MEDIA_DIR: '.data/test-media',
     LOG_LEVEL: 'silent',
+    // Workers started by tests do not schedule the periodic full recompute unless a test asks.
+    MATCHES_RECOMPUTE_EVERY_MINUTES: '0',
     ...overrides,
   };
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+  return env;
 }
 
-export async function startTestServer(overrides: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Record<string, string | undefined> = {},
+  options: { clock?: Clock } = {},
+): Promise<TestServer> {
   const config = loadConfig(testEnv(overrides));
-  return new TestServer(await startServer(config, createLogger('server', config.logLevel)));
+  return new TestServer(await startServer(config, createLogger('server', config.logLevel), options));
+}
+
+/** A clock that stands still until a test moves it. */
+export class TestClock {
+  private at = Date.now();
+  readonly now = () => this.at;
+  advance(ms: number): void {
+    this.at += ms;
+  }
 }
 
 export function uniqueName(prefix = 'user'): string {
@@ -36,6 +54,8 @@ export interface CallOptions {
   token?: string;
   body?: unknown;
   rawBody?: string;
+  /** A multipart body (file uploads). */
+  form?: FormData;
   headers?: Record<string, string>;
 }
 
@@ -50,8 +70,10 @@ export class TestServer {
   async call(method: string, path: string, options: CallOptions = {}) {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: string | undefined;
-    if (options.rawBody !== undefined) {
+    let body: string | FormData | undefined;
+    if (options.form) {
+      body = options.form;
+    } else if (options.rawBody !== undefined) {
       body = options.rawBody;
       headers['content-type'] ??= 'application/json';
     } else if (options.body !== undefined) {
@@ -118,6 +140,30 @@ export function nextEvent<E extends keyof ServerToClientEvents>(
     };
     socket.on(event, listener as never);
   });
+}
+
+/**
+ * Resolves once every event the server published to this user's room before the call has reached
+ * the socket: the 'user:updated' of an empty profile update travels the same way (server emitter ->
+ * Redis -> socket) and arrives after them. Use it before asserting that something did NOT arrive,
+ * instead of sleeping.
+ */
+export async function drainEvents(server: TestServer, socket: TestSocket, user: { token: string; id: number }) {
+  const sentinel = nextEvent(socket, 'user:updated');
+  const res = await server.call('PUT', `/api/users/${user.id}`, { token: user.token, body: {} });
+  if (res.status !== 200) throw new Error(`sentinel update failed: ${res.status} ${res.text}`);
+  await sentinel;
+}
+
+/** Polls until `check` answers something truthy (a condition, never a fixed sleep), or fails after `timeoutMs`. */
+export async function until<T>(check: () => Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Collects every event of this name, to assert later that nothing arrived. */

@@ -36,6 +36,9 @@ export const SelfUserSchema = PublicUserSchema.extend({
 });
 export type SelfUser = z.infer<typeof SelfUserSchema>;
 
+/** Which intent's presentation of another person to show (default: the caller's current intent). */
+export const UserViewQuerySchema = z.object({ intent: IntentSchema.optional() });
+
 /** GET /api/users/:id answers with the self shape for the owner, the public one otherwise. */
 export const UserResponseSchema = z.union([SelfUserSchema, PublicUserSchema]);
 export type UserResponse = z.infer<typeof UserResponseSchema>;

@@ -32,6 +32,40 @@ export class JobQueue {
     return job.id ?? '';
   }
 
+  /**
+   * Runs job `key` with this payload every `everyMs` (a BullMQ job scheduler, stored in Redis, so
+   * any number of workers upserting it at boot still gives one schedule). `everyMs` 0 removes it.
+   */
+  async schedule<K extends JobKey>(key: K, schedulerId: string, everyMs: number, payload: JobPayload<K>) {
+    const def = jobs[key];
+    const queue = this.queue(def.queue);
+    if (everyMs <= 0) {
+      await queue.removeJobScheduler(schedulerId);
+      return;
+    }
+    await queue.upsertJobScheduler(
+      schedulerId,
+      { every: everyMs },
+      {
+        name: def.name,
+        data: def.payload.parse(payload),
+        opts: {
+          attempts: def.options.attempts,
+          backoff: { type: 'exponential', delay: def.options.backoffMs },
+          removeOnComplete: { age: def.options.keepSeconds },
+          removeOnFail: { age: def.options.keepSeconds * 24 },
+        },
+      },
+    );
+  }
+
+  /** The schedule of `schedulerId` on the queue of job `key`, if any (health and tests). */
+  async scheduleOf(key: JobKey, schedulerId: string) {
+    // The list reads the schedulers' index; a single lookup still answers (empty) for a removed one.
+    const all = await this.queue(jobs[key].queue).getJobSchedulers();
+    return all.find((s) => s.key === schedulerId);
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }

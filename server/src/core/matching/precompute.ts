@@ -3,6 +3,7 @@
 // rarity weights, benchmark). Scores come from match-score.ts; see docs/matching.md.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { INTENTS, type Intent } from '@shared/index';
+import { intArray, type Row, sql } from '../db/sql';
 import {
   ALL_INTENTS_MASK,
   CANDIDATE_SETTINGS,
@@ -16,16 +17,13 @@ import {
 import { calibrate, sharedPodcasts } from './match-score';
 import { idf, type LibraryEntry, listeningWeight, type Rarity, type TasteVector, tasteVector } from './taste-vector';
 
-type Row = Record<string, unknown>;
-type Sql = (sql: string, params?: unknown[]) => Promise<Row[]>;
+type Sql = (text: string, params?: unknown[]) => Promise<Row[]>;
 
+/** Statements on this EntityManager's connection (inside a transaction: the transaction's own). */
 const sqlOf =
   (em: EntityManager): Sql =>
-  (sql, params = []) =>
-    em.getConnection().execute(sql, params, 'all') as Promise<Row[]>;
-
-/** A Postgres int[] literal for a list of integers (bound as one parameter). */
-export const intArray = (ids: Iterable<number>) => `{${[...ids].map((n) => Math.trunc(n)).join(',')}}`;
+  (text, params = []) =>
+    sql(em, text, params);
 
 const categoriesOf = (row: Row): string[] => {
   const list = (row.categories as string[] | null) ?? [];

@@ -1,8 +1,71 @@
-import type { PublicUser, SelfUser } from '@shared/index';
+import { INTENT_INFO, type Intent, type PublicUser, type SelfUser } from '@shared/index';
 import type { User } from '../db/entities';
 
-/** The fields anyone signed in may see. Never tokens, password, username or account links. */
-export function toPublicUser(user: User): PublicUser {
+/**
+ * The columns a public presentation needs: the user as `u` joined with their profile for the
+ * intent in view as `pr` (left join: `pr` may be missing).
+ */
+export const PUBLIC_USER_COLUMNS = `u.id as u_id, u.display_name as u_display_name,
+  u.profile_picture as u_profile_picture, u.video_intro_url as u_video_intro_url,
+  u.romantic_tagline as u_romantic_tagline, u.platonic_tagline as u_platonic_tagline,
+  u.professional_tagline as u_professional_tagline,
+  pr.display_name as pr_display_name, pr.tagline as pr_tagline, pr.profile_picture as pr_profile_picture,
+  pr.video_intro_url as pr_video_intro_url`;
+
+export interface PublicUserRow {
+  u_id: number;
+  u_display_name: string;
+  u_profile_picture: string | null;
+  u_video_intro_url: string | null;
+  u_romantic_tagline: string | null;
+  u_platonic_tagline: string | null;
+  u_professional_tagline: string | null;
+  pr_display_name: string | null;
+  pr_tagline: string | null;
+  pr_profile_picture: string | null;
+  pr_video_intro_url: string | null;
+}
+
+/** Emoji, pictographs and private-use characters out of a display name (SPEC section 3, Feed item). */
+export function cleanDisplayName(name: string): string {
+  return name
+    .replace(/\p{Extended_Pictographic}|\p{Co}|\u{FE0F}|\u{200D}|\u{20E3}|[\u{1F3FB}-\u{1F3FF}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The user's own tagline of each intent, used when their profile for it has none. */
+const USER_TAGLINE_COLUMN = {
+  romantic: 'u_romantic_tagline',
+  platonic: 'u_platonic_tagline',
+  professional: 'u_professional_tagline',
+} as const satisfies Record<Intent, keyof PublicUserRow>;
+
+/**
+ * What another person may see of a user, for one intent only: the name, picture, video and
+ * tagline of that intent's profile. Taglines of other intents stay empty (a dating tagline is not
+ * shown to a professional contact), and `intent` is the intent in view, not the person's current
+ * one. Never tokens, password, username or account links.
+ */
+export function toPublicUser(row: PublicUserRow, intent: Intent): PublicUser {
+  const taglineField = INTENT_INFO[intent].taglineField;
+  const rawName = row.pr_display_name || row.u_display_name;
+  const tagline = row.pr_tagline ?? row[USER_TAGLINE_COLUMN[intent]] ?? null;
+  return {
+    id: row.u_id,
+    displayName: cleanDisplayName(rawName) || rawName,
+    profilePicture: row.u_profile_picture ?? row.pr_profile_picture ?? null,
+    intent,
+    tagline,
+    romanticTagline: taglineField === 'romanticTagline' ? tagline : null,
+    platonicTagline: taglineField === 'platonicTagline' ? tagline : null,
+    professionalTagline: taglineField === 'professionalTagline' ? tagline : null,
+    videoIntroUrl: row.pr_video_intro_url ?? row.u_video_intro_url ?? null,
+  };
+}
+
+/** What the owner sees of their own account: every intent's fields, still no password and no token. */
+export function toSelfUser(user: User): SelfUser {
   return {
     id: user.id,
     displayName: user.displayName,
@@ -13,13 +76,6 @@ export function toPublicUser(user: User): PublicUser {
     platonicTagline: user.platonicTagline ?? null,
     professionalTagline: user.professionalTagline ?? null,
     videoIntroUrl: user.videoIntroUrl ?? null,
-  };
-}
-
-/** What the owner sees of their own account: still no password and no token of any kind. */
-export function toSelfUser(user: User): SelfUser {
-  return {
-    ...toPublicUser(user),
     username: user.username,
     spotifyId: user.spotifyId ?? null,
     spotifyConnected: Boolean(user.spotifyRefreshToken),

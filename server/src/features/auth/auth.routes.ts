@@ -5,22 +5,23 @@ import { SessionSchema } from '../../core/db/entities';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import { endSessions } from '../../core/realtime/emitter';
 import { mount } from '../../http/route';
-import { findOrCreateByUsername } from '../users/user.service';
+import { devLoginAccount } from '../users/user.service';
 
 export function authRoutes(deps: AppDeps): Router {
   const router = Router();
 
-  // Development login: any username, no password. Not mounted at all when disabled (404).
+  // Development login: any username, no password, only for accounts it opened itself. Mounted only
+  // when the process is explicitly in development mode (config.ts); otherwise a 404.
   if (deps.config.allowDevLogin) {
     mount(router, api.devLogin, async ({ body, req }) => {
-      const { user, created } = await findOrCreateByUsername(req.em, body.username);
+      const { user, created } = await devLoginAccount(req.em, body.username);
       if (created) await deps.jobs.enqueue('avatarGenerate', { userId: user.id });
       const { token } = await deps.sessions.create(req.em, user.id, req.get('user-agent'));
       return { token, user: toSelfUser(user) };
     });
   }
 
-  // Public policy: anyone holding a token may end that login (every token rotated from it).
+  // Anyone holding a token may end that login (every token rotated from it).
   mount(router, api.logout, async ({ auth, req }) => {
     const session = await req.em.findOneOrFail(SessionSchema, auth.sessionId);
     const ended = await deps.sessions.revokeFamily(req.em, session);

@@ -1,6 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { SelfUserSchema } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
+import { loadConfig } from '../../config';
+import { sql } from '../../core/db/sql';
+import { startTestServer, TestClock, type TestServer, testEnv, uniqueName } from '../../test/harness';
+import { createUser } from '../users/user.service';
 
 const SECRET_FIELDS = [
   'password',
@@ -101,24 +105,31 @@ describe('dev login', () => {
 
 describe('token rotation', () => {
   let server: TestServer;
+  const clock = new TestClock();
+  const ROTATE_AFTER_S = 3600;
+  const GRACE_S = 60;
   beforeAll(async () => {
-    server = await startTestServer({ TOKEN_ROTATE_AFTER_SECONDS: '1', TOKEN_ROTATION_GRACE_SECONDS: '1' });
+    server = await startTestServer(
+      { TOKEN_ROTATE_AFTER_SECONDS: String(ROTATE_AFTER_S), TOKEN_ROTATION_GRACE_SECONDS: String(GRACE_S) },
+      { clock: clock.now },
+    );
   });
   afterAll(() => server.close());
 
   it('returns a fresh token in X-New-Token once the old one is due, and the old one then expires', async () => {
     const { token, user } = await server.login();
+    clock.advance((ROTATE_AFTER_S - 1) * 1000);
     const early = await server.call('GET', `/api/users/${user.id}`, { token });
     expect(early.headers.get('x-new-token')).toBeNull();
 
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance(2000);
     const due = await server.call('GET', `/api/users/${user.id}`, { token });
     expect(due.status).toBe(200);
     const fresh = due.headers.get('x-new-token');
     expect(fresh).toBeTruthy();
     expect(fresh).not.toBe(token);
 
-    // Only one rotation per token, even for requests in flight.
+    // Only one rotation per token, even for requests in flight; the old token still works in the grace period.
     const inFlight = await server.call('GET', `/api/users/${user.id}`, { token });
     expect(inFlight.status).toBe(200);
     expect(inFlight.headers.get('x-new-token')).toBeNull();
@@ -126,16 +137,18 @@ describe('token rotation', () => {
     const withFresh = await server.call('GET', `/api/users/${user.id}`, { token: fresh! });
     expect(withFresh.status).toBe(200);
 
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance((GRACE_S + 1) * 1000);
     const old = await server.call('GET', `/api/users/${user.id}`, { token });
     expect(old.status).toBe(401);
+    expect((await server.call('GET', `/api/users/${user.id}`, { token: fresh! })).status).toBe(200);
   });
 
   it('logout with the rotated token also ends the earlier token of the same login', async () => {
     const { token, user } = await server.login();
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance((ROTATE_AFTER_S + 1) * 1000);
     const due = await server.call('GET', `/api/users/${user.id}`, { token });
     const fresh = due.headers.get('x-new-token')!;
+    expect(fresh).toBeTruthy();
     await server.call('POST', '/api/auth/logout', { token: fresh });
     expect((await server.call('GET', `/api/users/${user.id}`, { token })).status).toBe(401);
     expect((await server.call('GET', `/api/users/${user.id}`, { token: fresh })).status).toBe(401);
@@ -168,6 +181,46 @@ describe('production mode', () => {
       expect(r.text).not.toContain('stack');
     }
     expect(res.status).toBe(401);
+  });
+});
+
+describe('dev login fails closed', () => {
+  it('is off when NODE_ENV is not set at all', async () => {
+    expect(loadConfig({ ...testEnv(), NODE_ENV: undefined }).allowDevLogin).toBe(false);
+    const server = await startTestServer({ NODE_ENV: undefined });
+    try {
+      const res = await server.call('POST', '/api/auth/dev-login', { body: { username: uniqueName() } });
+      expect(res.status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('never opens an account made by Spotify sign-in or by the demo seed, whatever the username', async () => {
+    const server = await startTestServer();
+    try {
+      const em = server.running.deps.orm.em.fork() as EntityManager;
+      for (const signUpMethod of ['spotify', 'demo'] as const) {
+        const username = uniqueName(signUpMethod);
+        const victim = await createUser(em.fork() as EntityManager, { username, displayName: 'Victim', signUpMethod });
+        const res = await server.call('POST', '/api/auth/dev-login', { body: { username } });
+        expect(res.status).toBe(403);
+        expect(res.json.token).toBeUndefined();
+        expect(res.text).not.toContain(String(victim.id));
+        const [sessions] = await sql<{ n: number }>(em, 'select count(*)::int as n from sessions where user_id = ?', [
+          victim.id,
+        ]);
+        expect(sessions?.n).toBe(0);
+      }
+      // An account dev login made itself still opens.
+      const username = uniqueName('dev');
+      const first = await server.call('POST', '/api/auth/dev-login', { body: { username } });
+      const again = await server.call('POST', '/api/auth/dev-login', { body: { username } });
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(again.json.user.id).toBe(first.json.user.id);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -8,12 +8,18 @@ export interface SessionSettings {
   tokenRotationGraceMs: number;
 }
 
+/** Milliseconds since the epoch; tests pass a clock they move by hand instead of sleeping. */
+export type Clock = () => number;
+
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 
 /** Opaque bearer tokens, stored hashed, with expiry, silent rotation and family-wide revocation. */
 export class SessionService {
-  constructor(private readonly settings: SessionSettings) {}
+  constructor(
+    private readonly settings: SessionSettings,
+    private readonly now: Clock = Date.now,
+  ) {}
 
   async create(
     em: EntityManager,
@@ -26,7 +32,8 @@ export class SessionService {
       userId,
       tokenHash: hashToken(token),
       family,
-      expiresAt: new Date(Date.now() + this.settings.tokenTtlMs),
+      createdAt: new Date(this.now()),
+      expiresAt: new Date(this.now() + this.settings.tokenTtlMs),
       userAgent: userAgent?.slice(0, 255) ?? null,
     });
     await em.flush();
@@ -37,7 +44,7 @@ export class SessionService {
   async resolve(em: EntityManager, token: string): Promise<Session | null> {
     if (!token || token.length > 200) return null;
     const session = await em.findOne(SessionSchema, { tokenHash: hashToken(token) });
-    if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) return null;
+    if (!session || session.revokedAt || session.expiresAt.getTime() <= this.now()) return null;
     return session;
   }
 
@@ -46,8 +53,8 @@ export class SessionService {
    * grace period so requests already in flight do not fail. Only one concurrent caller wins.
    */
   async rotateIfDue(em: EntityManager, session: Session, userAgent?: string): Promise<string | null> {
-    if (session.rotatedAt || Date.now() - session.createdAt.getTime() < this.settings.tokenRotateAfterMs) return null;
-    const now = new Date();
+    if (session.rotatedAt || this.now() - session.createdAt.getTime() < this.settings.tokenRotateAfterMs) return null;
+    const now = new Date(this.now());
     const graceEnd = new Date(
       Math.min(session.expiresAt.getTime(), now.getTime() + this.settings.tokenRotationGraceMs),
     );
@@ -64,7 +71,11 @@ export class SessionService {
   /** Revokes every token of the login this session belongs to; returns their ids. */
   async revokeFamily(em: EntityManager, session: Session): Promise<number[]> {
     const members = await em.find(SessionSchema, { family: session.family, revokedAt: null }, { fields: ['id'] });
-    await em.nativeUpdate(SessionSchema, { family: session.family, revokedAt: null }, { revokedAt: new Date() });
+    await em.nativeUpdate(
+      SessionSchema,
+      { family: session.family, revokedAt: null },
+      { revokedAt: new Date(this.now()) },
+    );
     return members.map((m) => m.id);
   }
 }

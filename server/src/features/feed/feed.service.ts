@@ -9,10 +9,10 @@ import {
   INTENTS,
   type Intent,
 } from '@shared/index';
+import { blockedEitherWay, intArray, sql } from '../../core/db/sql';
 import type { JobQueue } from '../../core/jobs/job-queue';
-import { intArray, recomputeUser } from '../../core/matching/precompute';
-
-type Row = Record<string, unknown>;
+import { recomputeUser } from '../../core/matching/precompute';
+import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../../core/presenters/user.presenter';
 
 /** Below this many pending profiles, a stale list (older than REFRESH_AFTER_MS) is recomputed in the background. */
 export const LOW_WATERMARK = 10;
@@ -25,25 +25,24 @@ export interface Viewer {
   computedAt: Date | null;
 }
 
-const sql = (em: EntityManager, text: string, params: unknown[] = []) =>
-  em.getConnection().execute(text, params, 'all') as Promise<Row[]>;
-
 export async function loadViewer(em: EntityManager, userId: number): Promise<Viewer | null> {
-  const [row] = await sql(
+  const [row] = await sql<{
+    intent: Intent;
+    match_preferences: string | { minMatchPercentage?: number } | null;
+    computed_at: Date | null;
+  }>(
     em,
     `select u.intent, u.match_preferences, r.computed_at
        from users u left join feed_candidate_runs r on r.user_id = u.id where u.id = ?`,
     [userId],
   );
   if (!row) return null;
-  const prefs = (
-    typeof row.match_preferences === 'string' ? JSON.parse(row.match_preferences) : row.match_preferences
-  ) as { minMatchPercentage?: number } | null;
+  const prefs = typeof row.match_preferences === 'string' ? JSON.parse(row.match_preferences) : row.match_preferences;
   return {
     id: userId,
-    intent: row.intent as Intent,
+    intent: row.intent,
     minMatchPercentage: Math.max(0, Math.min(100, Number(prefs?.minMatchPercentage ?? 0) || 0)),
-    computedAt: row.computed_at ? new Date(row.computed_at as string) : null,
+    computedAt: row.computed_at ? new Date(row.computed_at) : null,
   };
 }
 
@@ -66,26 +65,19 @@ function pendingConditions(intentExpr: string): string {
           where m.user1_id = least(fc.user_id, fc.candidate_id) and m.user2_id = greatest(fc.user_id, fc.candidate_id)
             and m.intent = ${intentExpr}
             and case when m.user1_id = fc.user_id then m.user1_acted else m.user2_acted end)
-    and not exists (select 1 from blocks b where b.blocker_id = fc.user_id and b.blocked_id = fc.candidate_id)
-    and not exists (select 1 from blocks b where b.blocker_id = fc.candidate_id and b.blocked_id = fc.user_id)`;
+    and not ${blockedEitherWay('fc.user_id', 'fc.candidate_id')}`;
 }
 
-/** Emoji, pictographs and private-use characters out of a display name (SPEC section 3, Feed item). */
-export function cleanDisplayName(name: string): string {
-  return name
-    .replace(/\p{Extended_Pictographic}|\p{Co}|\u{FE0F}|\u{200D}|\u{20E3}|[\u{1F3FB}-\u{1F3FF}]/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+interface FeedRow extends PublicUserRow {
+  candidate_id: number;
+  score: number;
+  shared_podcast_ids: number[];
 }
 
 export async function feedFor(em: EntityManager, viewer: Viewer, intent: Intent): Promise<FeedItem[]> {
-  const rows = await sql(
+  const rows = await sql<FeedRow>(
     em,
-    `select fc.candidate_id, fc.score, fc.shared_podcast_ids,
-            u.display_name, u.profile_picture, u.intent, u.tagline, u.romantic_tagline, u.platonic_tagline,
-            u.professional_tagline, u.video_intro_url,
-            pr.display_name as profile_display_name, pr.tagline as profile_tagline,
-            pr.profile_picture as profile_picture_of_intent, pr.video_intro_url as profile_video_intro_url
+    `select fc.candidate_id, fc.score, fc.shared_podcast_ids, ${PUBLIC_USER_COLUMNS}
        from feed_candidates fc
        join user_profiles pr on pr.user_id = fc.candidate_id and pr.intent = ? and pr.active
        join users u on u.id = fc.candidate_id
@@ -95,30 +87,31 @@ export async function feedFor(em: EntityManager, viewer: Viewer, intent: Intent)
     [intent, viewer.id, viewer.minMatchPercentage, intent, FEED_PAGE_SIZE],
   );
   const shared = await sharedPodcastsFor(em, viewer.id, rows);
-  return rows.map((row) => {
-    const id = row.candidate_id as number;
-    const profileName = (row.profile_display_name as string | null) ?? null;
-    const displayName = cleanDisplayName(profileName || (row.display_name as string)) || (row.display_name as string);
-    return {
-      id,
-      displayName,
-      profilePicture: (row.profile_picture as string | null) ?? (row.profile_picture_of_intent as string | null),
-      intent: row.intent as Intent,
-      tagline: (row.tagline as string | null) ?? null,
-      romanticTagline: (row.romantic_tagline as string | null) ?? null,
-      platonicTagline: (row.platonic_tagline as string | null) ?? null,
-      professionalTagline: (row.professional_tagline as string | null) ?? null,
-      videoIntroUrl: (row.video_intro_url as string | null) ?? null,
-      matchPercentage: row.score as number,
-      profile: {
-        displayName: profileName,
-        tagline: (row.profile_tagline as string | null) ?? null,
-        profilePicture: (row.profile_picture_of_intent as string | null) ?? null,
-        videoIntroUrl: (row.profile_video_intro_url as string | null) ?? null,
-      },
-      sharedPodcasts: shared.get(id) ?? [],
-    };
-  });
+  return rows.map((row) => ({
+    ...toPublicUser(row, intent),
+    matchPercentage: row.score,
+    profile: {
+      displayName: row.pr_display_name,
+      tagline: row.pr_tagline,
+      profilePicture: row.pr_profile_picture,
+      videoIntroUrl: row.pr_video_intro_url,
+    },
+    sharedPodcasts: shared.get(row.candidate_id) ?? [],
+  }));
+}
+
+/** Whether `candidateId` is in the viewer's feed of this intent right now (the `viewer` access rule). */
+export async function feedContains(em: EntityManager, viewerId: number, candidateId: number, intent: Intent) {
+  const viewer = await loadViewer(em, viewerId);
+  if (!viewer) return false;
+  const [row] = await sql(
+    em,
+    `select 1 from feed_candidates fc
+       join user_profiles pr on pr.user_id = fc.candidate_id and pr.intent = ? and pr.active
+      where fc.candidate_id = ? and ${pendingConditions('?')}`,
+    [intent, candidateId, viewer.id, viewer.minMatchPercentage, intent],
+  );
+  return row !== undefined;
 }
 
 /**
@@ -128,17 +121,20 @@ export async function feedFor(em: EntityManager, viewer: Viewer, intent: Intent)
 async function sharedPodcastsFor(
   em: EntityManager,
   viewerId: number,
-  rows: Row[],
+  rows: FeedRow[],
 ): Promise<Map<number, FeedSharedPodcast[]>> {
-  const wanted = rows.map((row) => ({
-    candidateId: row.candidate_id as number,
-    podcastIds: row.shared_podcast_ids as number[],
-  }));
+  const wanted = rows.map((row) => ({ candidateId: row.candidate_id, podcastIds: row.shared_podcast_ids }));
   const result = new Map<number, FeedSharedPodcast[]>();
   const podcastIds = [...new Set(wanted.flatMap((w) => w.podcastIds))];
   if (podcastIds.length === 0) return result;
   // Both sides' visible entries for these shows, through the (user_id, podcast_id) unique index.
-  const found = await sql(
+  const found = await sql<{
+    user_id: number;
+    id: number;
+    name: string;
+    creator: string | null;
+    image_url: string | null;
+  }>(
     em,
     `select up.user_id, p.id, p.name, p.creator, p.image_url
        from user_podcasts up join podcasts p on p.id = up.podcast_id
@@ -148,12 +144,7 @@ async function sharedPodcastsFor(
   const visible = new Set(found.map((row) => `${row.user_id}:${row.id}`));
   const info = new Map<number, FeedSharedPodcast>();
   for (const row of found) {
-    info.set(row.id as number, {
-      id: row.id as number,
-      name: row.name as string,
-      creator: (row.creator as string | null) ?? null,
-      imageUrl: (row.image_url as string | null) ?? null,
-    });
+    info.set(row.id, { id: row.id, name: row.name, creator: row.creator, imageUrl: row.image_url });
   }
   for (const { candidateId, podcastIds: ids } of wanted) {
     result.set(
@@ -167,7 +158,7 @@ async function sharedPodcastsFor(
 }
 
 export async function feedCountsFor(em: EntityManager, viewer: Viewer): Promise<FeedCounts> {
-  const rows = await sql(
+  const rows = await sql<{ intent: Intent; n: number }>(
     em,
     `select pr.intent, count(*)::int as n
        from feed_candidates fc
@@ -177,7 +168,7 @@ export async function feedCountsFor(em: EntityManager, viewer: Viewer): Promise<
     [viewer.id, viewer.minMatchPercentage],
   );
   const counts = Object.fromEntries(INTENTS.map((intent) => [intent, 0])) as FeedCounts;
-  for (const row of rows) counts[row.intent as Intent] = row.n as number;
+  for (const row of rows) counts[row.intent] = row.n;
   return counts;
 }
 

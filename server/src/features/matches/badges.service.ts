@@ -12,21 +12,49 @@ export async function badgesFor(em: EntityManager, userId: number): Promise<Badg
   const viewer = await loadViewer(em, userId);
   if (!viewer) return { feed: zeros(), unreadMatches: zeros() };
   await ensureComputed(em, viewer);
-  const [feed, unreadMatches] = await Promise.all([feedCountsFor(em, viewer), unreadMatchCounts(em, userId)]);
+  const feed = await feedCountsFor(em, viewer);
+  const unreadMatches = await unreadMatchCounts(em, userId);
   return { feed, unreadMatches };
 }
 
-/** Recomputes and pushes the badges of these users, after the change is committed. Never throws. */
-export async function pushBadges(
-  deps: { orm: MikroORM; emitter: RealtimeEmitter; logger: Logger },
-  userIds: number[],
-): Promise<void> {
-  for (const userId of new Set(userIds)) {
-    try {
-      const counts = await badgesFor(deps.orm.em.fork(), userId);
-      deps.emitter.to(rooms.user(userId)).emit('badges:update', counts);
-    } catch (error) {
-      deps.logger.warn(`badges not pushed to user ${userId}: ${(error as Error).message}`);
+/**
+ * Recomputes and pushes users' badges after a change is committed. Bursts coalesce: per user at
+ * most one computation runs, and changes that arrive meanwhile cause exactly one more, so a person
+ * firing hundreds of likes costs a few badge queries, not hundreds. Never throws.
+ */
+export class BadgePusher {
+  /** Users with a computation running; true when another change arrived since it started. */
+  private readonly running = new Map<number, boolean>();
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(private readonly deps: { orm: MikroORM; emitter: RealtimeEmitter; logger: Logger }) {}
+
+  push(...userIds: number[]): void {
+    for (const userId of new Set(userIds)) {
+      if (this.running.has(userId)) this.running.set(userId, true);
+      else {
+        this.running.set(userId, false);
+        void this.run(userId);
+      }
     }
+  }
+
+  /** Resolves once no computation is running (shutdown waits for it before closing the database). */
+  idle(): Promise<void> {
+    if (this.running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private async run(userId: number): Promise<void> {
+    try {
+      const counts = await badgesFor(this.deps.orm.em.fork(), userId);
+      this.deps.emitter.to(rooms.user(userId)).emit('badges:update', counts);
+    } catch (error) {
+      this.deps.logger.warn(`badges not pushed to user ${userId}: ${(error as Error).message}`);
+    }
+    const changedMeanwhile = this.running.get(userId);
+    this.running.delete(userId);
+    if (changedMeanwhile) this.push(userId);
+    else if (this.running.size === 0) for (const resolve of this.waiters.splice(0)) resolve();
   }
 }

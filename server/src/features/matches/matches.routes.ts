@@ -1,11 +1,11 @@
-import { api, type Intent, type MatchView, rooms } from '@shared/index';
+import { api, type Intent, rooms } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
-import { badRequest, forbidden, notFound } from '../../http/errors';
+import { badRequest, forbidden } from '../../http/errors';
 import { mount } from '../../http/route';
-import { userPolicy } from '../users/user.policy';
-import { pushBadges } from './badges.service';
+import { currentIntentOf } from '../users/user.service';
 import {
+  announceUnlessBlocked,
   block,
   decide,
   listMatches,
@@ -14,41 +14,26 @@ import {
   setFavorite,
   unmatch,
   viewOf,
-  visibleMatch,
 } from './match.service';
 
 /**
- * Matches (docs/matches.md). Policy: only a party of a match sees or changes it; to anyone else it
- * does not exist (404). A like is made only by its caller, for their own side.
+ * Matches (docs/matches.md). Who may call what is each endpoint's access rule
+ * (shared/src/api/matches.ts): a match is seen or changed only by its two people, once mutual.
  */
 export function matchesRoutes(deps: AppDeps): Router {
   const router = Router();
   // Everything below runs after the change is committed (each statement autocommits or the
-  // transaction in decide() has ended), so listeners never see state the database does not have.
-  const badges = (...userIds: number[]) => void pushBadges(deps, userIds);
+  // transaction in the service has ended), so listeners never see state the database does not have.
   const removed = (userIds: number[], matchId: number, intent: Intent) =>
     deps.emitter.to(userIds.map((id) => rooms.user(id))).emit('match:removed', { matchId, intent });
 
-  // Owner only.
-  mount(router, api.listMatches, async ({ params, query, auth, req }) => {
-    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only see your own matches.');
-    const [user] = (await req.em.execute('select intent from users where id = ?', [params.userId])) as {
-      intent: Intent;
-    }[];
-    if (!user) throw notFound('User not found.');
-    return listMatches(req.em, params.userId, query.intent ?? user.intent);
-  });
-
-  // Owner of the path, and a party of the match.
-  mount(router, api.getUserMatch, async ({ params, auth, req }) => {
-    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only see your own matches.');
-    return viewOf(req.em, await visibleMatch(req.em, params.matchId, auth.userId), auth.userId);
-  });
-
-  // A party of the match.
-  mount(router, api.getMatch, async ({ params, auth, req }) =>
-    viewOf(req.em, await visibleMatch(req.em, params.matchId, auth.userId), auth.userId),
+  mount(router, api.listMatches, async ({ params, query, req }) =>
+    listMatches(req.em, params.userId, query.intent ?? (await currentIntentOf(req.em, params.userId))),
   );
+
+  mount(router, api.getUserMatch, async ({ match, auth, req }) => viewOf(req.em, match, auth.userId));
+
+  mount(router, api.getMatch, async ({ match, auth, req }) => viewOf(req.em, match, auth.userId));
 
   // The caller is user1Id and sets only their own flag; the server orders the pair and scores it.
   mount(router, api.createMatch, async ({ body, auth, req }) => {
@@ -57,44 +42,43 @@ export function matchesRoutes(deps: AppDeps): Router {
     const result = await decide(req.em, auth.userId, body.user2Id, body.intent, body.user1Liked);
     const view = await viewOf(req.em, result.row, auth.userId);
     if (result.becameMutual) {
-      deps.emitter.to(rooms.user(auth.userId)).emit('match:new', view);
-      deps.emitter.to(rooms.user(result.otherId)).emit('match:new', await viewOf(req.em, result.row, result.otherId));
+      const theirs = await viewOf(req.em, result.row, result.otherId);
+      await announceUnlessBlocked(req.em, auth.userId, result.otherId, () => {
+        deps.emitter.to(rooms.user(auth.userId)).emit('match:new', view);
+        deps.emitter.to(rooms.user(result.otherId)).emit('match:new', theirs);
+      });
     }
-    badges(auth.userId, ...(result.becameMutual ? [result.otherId] : []));
+    deps.badges.push(auth.userId, ...(result.becameMutual ? [result.otherId] : []));
     return view;
   });
 
-  // A party of the match; the flag is the caller's own.
-  mount(router, api.updateMatch, async ({ params, body, auth, req }) => {
-    const row = await visibleMatch(req.em, params.matchId, auth.userId);
-    if (row.unmatched_at != null) throw notFound('Match not found.');
-    return viewOf(req.em, await setFavorite(req.em, row, auth.userId, body.isFavorite), auth.userId);
-  });
+  // The flag is the caller's own.
+  mount(router, api.updateMatch, async ({ match, body, auth, req }) =>
+    viewOf(req.em, await setFavorite(req.em, match, auth.userId, body.isFavorite), auth.userId),
+  );
 
-  // A party of the match; clears the caller's unread badge for it.
-  mount(router, api.markMatchSeen, async ({ params, auth, req }) => {
-    const row = await visibleMatch(req.em, params.matchId, auth.userId);
-    const view: MatchView = await viewOf(req.em, await markSeen(req.em, row, auth.userId), auth.userId);
-    badges(auth.userId);
+  // Clears the caller's unread badge for it.
+  mount(router, api.markMatchSeen, async ({ match, auth, req }) => {
+    const view = await viewOf(req.em, await markSeen(req.em, match, auth.userId), auth.userId);
+    deps.badges.push(auth.userId);
     return view;
   });
 
-  // A party of the match; ends it for both.
-  mount(router, api.unmatch, async ({ params, auth, req }) => {
-    const row = await visibleMatch(req.em, params.matchId, auth.userId);
-    const updated = await unmatch(req.em, row);
-    const parties = [updated.user1_id as number, updated.user2_id as number];
-    removed(parties, updated.id as number, updated.intent as Intent);
-    badges(...parties);
+  // Ends it for both.
+  mount(router, api.unmatch, async ({ match, req }) => {
+    const updated = await unmatch(req.em, match);
+    const parties = [updated.user1_id, updated.user2_id];
+    removed(parties, updated.id, updated.intent);
+    deps.badges.push(...parties);
     return { ok: true as const };
   });
 
-  // Anyone signed in may block anyone else (themselves excepted).
+  // Anyone signed in may block anyone else (themselves excepted), for themselves.
   mount(router, api.blockUser, async ({ body, auth, req }) => {
     if (body.userId === auth.userId) throw badRequest('You cannot block yourself.');
     const hidden = await block(req.em, auth.userId, body.userId);
-    for (const row of hidden) removed([auth.userId, body.userId], row.id as number, row.intent as Intent);
-    badges(auth.userId, body.userId);
+    for (const row of hidden) removed([auth.userId, body.userId], row.id, row.intent);
+    deps.badges.push(auth.userId, body.userId);
     return { ok: true as const };
   });
 

@@ -2,7 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BadgeCounts, Intent, MatchView } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recomputeUser, resetRarityCache } from '../../core/matching/precompute';
-import { collectEvents, nextEvent, startTestServer, type TestServer, uniqueName } from '../../test/harness';
+import {
+  collectEvents,
+  drainEvents,
+  nextEvent,
+  startTestServer,
+  type TestServer,
+  uniqueName,
+} from '../../test/harness';
 
 type Person = { token: string; id: number };
 
@@ -158,9 +165,85 @@ describe('matches', () => {
       ]);
       expect(rows).toHaveLength(1);
       expect(rows[0]?.mutual_at).not.toBeNull();
-      await new Promise((resolve) => setTimeout(resolve, 150)); // let any extra event arrive
+      await Promise.all([drainEvents(server, sa, a), drainEvents(server, sb, b)]);
       expect(seenA).toHaveLength(1);
       expect(seenB).toHaveLength(1);
+      sa.disconnect();
+      sb.disconnect();
+    }
+  }, 120_000);
+
+  it('keeps a like that is not mutual invisible to the person liked (and to the liker)', async () => {
+    const [a, b] = await pair();
+    const like = await decide(a, b.id, true);
+    expect(like.status).toBe(200);
+    const id = like.json.id as number;
+    for (const p of [b, a]) {
+      expect((await server.call('GET', `/api/matches/${id}`, { token: p.token })).status).toBe(404);
+      expect((await server.call('GET', `/api/users/${p.id}/matches/${id}`, { token: p.token })).status).toBe(404);
+      const fav = await server.call('PUT', `/api/matches/${id}`, { token: p.token, body: { isFavorite: true } });
+      expect(fav.status).toBe(404);
+      expect((await server.call('POST', `/api/matches/${id}/seen`, { token: p.token })).status).toBe(404);
+      expect((await server.call('DELETE', `/api/matches/${id}`, { token: p.token })).status).toBe(404);
+      expect(await matches(p)).toEqual([]);
+    }
+    // Walking serial ids finds nothing either: every non-mutual row answers like a missing one.
+    for (let k = Math.max(1, id - 20); k <= id + 20; k++) {
+      const res = await server.call('GET', `/api/matches/${k}`, { token: b.token });
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual({ error: 'not_found', message: 'Match not found.' });
+    }
+    // A pass on someone who liked you does not reveal that they did.
+    const pass = await decide(b, a.id, false);
+    expect(pass.json).toMatchObject({ isMutualMatch: false, user1Liked: false, user2Liked: false });
+    const [row] = await exec('select user1_liked, user2_liked, mutual_at from matches where id = ?', [id]);
+    expect([row?.user1_liked, row?.user2_liked].sort()).toEqual([false, true]);
+    expect(row?.mutual_at).toBeNull();
+  });
+
+  it('answers a like or pass on someone inactive in that intent, unknown or blocked with 404', async () => {
+    const [a, b] = await pair();
+    await exec(`update user_profiles set active = false where user_id = ? and intent = 'platonic'`, [b.id]);
+    const inactive = [await decide(a, b.id, true, 'platonic'), await decide(a, b.id, false, 'platonic')];
+    expect(inactive.map((r) => r.status)).toEqual([404, 404]);
+    expect(inactive[0]?.json.message).toBe('User not found.');
+    expect((await decide(a, b.id, true, 'romantic')).status).toBe(200);
+    expect((await decide(a, 2_000_000_000, false)).status).toBe(404);
+    const c = await person();
+    await server.call('POST', '/api/blocks', { token: c.token, body: { userId: a.id } });
+    expect((await decide(a, c.id, true)).status).toBe(404);
+    expect((await decide(c, a.id, true)).status).toBe(404);
+    const rows = await exec(`select intent from matches where user1_id = ? or user2_id = ?`, [a.id, a.id]);
+    expect(rows.map((r) => r.intent)).toEqual(['romantic']);
+  });
+
+  it('a block racing a like never leaves the blocked person with a match (nor a match:new as the last word)', async () => {
+    for (let round = 0; round < 15; round++) {
+      const a = await person();
+      const b = await person();
+      expect((await decide(a, b.id, true)).status).toBe(200);
+      const [sa, sb] = [await server.socket(a.token), await server.socket(b.token)];
+      const logs = [sa, sb].map((socket) => {
+        const log: string[] = [];
+        socket.on('match:new', () => log.push('new'));
+        socket.on('match:removed', () => log.push('removed'));
+        return log;
+      });
+      // b likes a back (which would make the pair mutual) while a blocks b.
+      const [like, blocked] = await Promise.all([
+        decide(b, a.id, true),
+        server.call('POST', '/api/blocks', { token: a.token, body: { userId: b.id } }),
+      ]);
+      expect([200, 404]).toContain(like.status);
+      expect(blocked.status).toBe(200);
+      await Promise.all([drainEvents(server, sa, a), drainEvents(server, sb, b)]);
+      for (const log of logs) {
+        if (like.status === 404) expect(log).toEqual([]);
+        if (log.includes('new')) expect(log.at(-1)).toBe('removed');
+      }
+      expect(await matches(a)).toEqual([]);
+      expect(await matches(b)).toEqual([]);
+      expect((await server.call('GET', `/api/users/${a.id}`, { token: b.token })).status).toBe(404);
       sa.disconnect();
       sb.disconnect();
     }
@@ -243,7 +326,8 @@ describe('matches', () => {
     expect((await decide(b, a.id, true, 'platonic')).status).toBe(404);
     expect((await server.call('GET', `/api/users/${a.id}`, { token: b.token })).status).toBe(404);
     expect((await server.call('GET', `/api/users/${b.id}`, { token: a.token })).status).toBe(404);
-    expect((await server.call('GET', `/api/users/${a.id}`, { token: c.token })).status).toBe(200);
+    // c shares shows with a but has never seen them in a feed of theirs, nor matched: a stays hidden.
+    expect((await server.call('GET', `/api/users/${a.id}`, { token: c.token })).status).toBe(404);
     // Blocking only ever concerns the caller: c blocking d leaves a and b's state alone.
     await server.call('POST', '/api/blocks', { token: c.token, body: { userId: d.id } });
     expect(await feedIds(d)).not.toContain(c.id);

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PodcastSummary } from '@shared/index';
+import { sql } from '../../core/db/sql';
 import { type LibraryRow, toUserPodcastEntry } from '../../core/presenters/podcast.presenter';
 import type { OpmlFeed } from './opml';
 
@@ -10,7 +11,8 @@ const LIBRARY_SELECT = `
 
 /** A user's whole library (hidden entries included: only its owner may ask), most listened first. */
 export async function listLibrary(em: EntityManager, userId: number) {
-  const rows: LibraryRow[] = await em.getConnection().execute(
+  const rows = await sql<LibraryRow>(
+    em,
     `${LIBRARY_SELECT} where up.user_id = ?
      order by up.times_listened desc, p.name asc, up.id asc`,
     [userId],
@@ -20,29 +22,24 @@ export async function listLibrary(em: EntityManager, userId: number) {
 
 /** One entry, only if it belongs to this user (others get nothing, not even its existence). */
 export async function findOwnEntry(em: EntityManager, entryId: number, userId: number) {
-  const rows: LibraryRow[] = await em
-    .getConnection()
-    .execute(`${LIBRARY_SELECT} where up.id = ? and up.user_id = ?`, [entryId, userId]);
+  const rows = await sql<LibraryRow>(em, `${LIBRARY_SELECT} where up.id = ? and up.user_id = ?`, [entryId, userId]);
   return rows[0] ? toUserPodcastEntry(rows[0]) : null;
 }
 
 export async function setHidden(em: EntityManager, entryId: number, userId: number, hidden: boolean) {
-  await em
-    .getConnection()
-    .execute('update user_podcasts set hidden = ? where id = ? and user_id = ?', [hidden, entryId, userId]);
+  await sql(em, 'update user_podcasts set hidden = ? where id = ? and user_id = ?', [hidden, entryId, userId]);
   return findOwnEntry(em, entryId, userId);
 }
 
 export async function removeEntry(em: EntityManager, entryId: number, userId: number): Promise<boolean> {
-  const rows = await em
-    .getConnection()
-    .execute('delete from user_podcasts where id = ? and user_id = ? returning id', [entryId, userId]);
+  const rows = await sql(em, 'delete from user_podcasts where id = ? and user_id = ? returning id', [entryId, userId]);
   return rows.length > 0;
 }
 
 /** Adds a catalog podcast by hand; adding one already in the library returns that entry. */
 export async function addToLibrary(em: EntityManager, userId: number, podcastId: number) {
-  const inserted: { id: number }[] = await em.getConnection().execute(
+  const inserted = await sql<{ id: number }>(
+    em,
     `insert into user_podcasts (user_id, podcast_id, source, times_listened, hidden, created_at)
      select ?, id, 'manual', 0, false, now() from podcasts where id = ?
      on conflict (user_id, podcast_id) do update set user_id = excluded.user_id
@@ -60,24 +57,24 @@ export async function addToLibrary(em: EntityManager, userId: number, podcastId:
  */
 export async function importFeeds(em: EntityManager, userId: number, feeds: OpmlFeed[]) {
   return em.transactional(async (tx) => {
-    // Statements must carry the transaction context, or they would run on another connection.
-    const run = async <T>(sql: string, params: unknown[]) =>
-      (await tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext())) as T;
     // Lists travel as one JSON parameter (the query builder would spread a JS array).
     const rows = JSON.stringify(feeds.map((f) => ({ url: f.feedUrl, name: f.title ?? new URL(f.feedUrl).hostname })));
-    await run(
+    await sql(
+      tx,
       `insert into podcasts (feed_url, name, created_at)
        select u.url, u.name, now() from jsonb_to_recordset(?::jsonb) as u(url text, name text)
        on conflict (feed_url) do nothing`,
       [rows],
     );
-    const podcasts = await run<{ id: number; last_fetched_at: Date | null }[]>(
+    const podcasts = await sql<{ id: number; last_fetched_at: Date | null }>(
+      tx,
       `select p.id, p.last_fetched_at from podcasts p
        join jsonb_to_recordset(?::jsonb) as u(url text, name text) on u.url = p.feed_url`,
       [rows],
     );
     const ids = podcasts.map((p) => p.id);
-    const added = await run<{ podcast_id: number }[]>(
+    const added = await sql<{ podcast_id: number }>(
+      tx,
       `insert into user_podcasts (user_id, podcast_id, source, times_listened, hidden, created_at)
        select ?, ids.id::int, 'opml', 0, false, now() from jsonb_array_elements_text(?::jsonb) as ids(id)
        on conflict (user_id, podcast_id) do nothing
@@ -98,12 +95,10 @@ export async function searchCatalog(em: EntityManager, query: string, limit: num
   const prefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   type Row = { id: number; name: string; creator: string | null; image_url: string | null; category: string | null };
   // The default threshold (0.6) misses two typos in a short query; 0.35 still keeps noise out.
-  const rows: Row[] = await em.transactional(async (tx) => {
-    const ctx = tx.getTransactionContext();
-    await tx
-      .getConnection()
-      .execute(`select set_config('pg_trgm.word_similarity_threshold', '0.35', true)`, [], 'all', ctx);
-    return tx.getConnection().execute<Row[]>(
+  const rows = await em.transactional(async (tx) => {
+    await sql(tx, `select set_config('pg_trgm.word_similarity_threshold', '0.35', true)`);
+    return sql<Row>(
+      tx,
       `select id, name, creator, image_url, category from podcasts
        where lower(name) like ? or ? <% lower(name) or ? <% lower(coalesce(creator, ''))
        order by (lower(name) like ?) desc,
@@ -111,8 +106,6 @@ export async function searchCatalog(em: EntityManager, query: string, limit: num
                 name asc, id asc
        limit ?`,
       [prefix, q, q, prefix, q, q, limit],
-      'all',
-      ctx,
     );
   });
   return rows.map((r) => ({ id: r.id, name: r.name, creator: r.creator, imageUrl: r.image_url, category: r.category }));

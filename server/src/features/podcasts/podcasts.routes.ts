@@ -2,9 +2,8 @@ import { api } from '@shared/index';
 import { Router } from 'express';
 import multer from 'multer';
 import type { AppDeps } from '../../app-deps';
-import { badRequest, forbidden, HttpError, notFound } from '../../http/errors';
+import { badRequest, HttpError, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
-import { userPolicy } from '../users/user.policy';
 import { OPML_LIMITS, OpmlError, parseOpml } from './opml';
 import { addToLibrary, importFeeds, listLibrary, removeEntry, searchCatalog, setHidden } from './podcast.service';
 
@@ -21,28 +20,23 @@ export function podcastsRoutes(deps: AppDeps): Router {
   /** Who matches whom depends on libraries: refresh this user's feed candidates. */
   const libraryChanged = (userId: number) => deps.jobs.enqueue('matchesRecompute', { scope: 'user', userId });
 
-  // Owner only (SPEC: every user acts on their own id). Others see someone's podcasts only through
-  // what matching shows them (shared podcasts), and never the hidden ones.
-  mount(router, api.listUserPodcasts, async ({ params, auth, req }) => {
-    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only list your own library.');
-    return listLibrary(req.em, params.userId);
-  });
+  // Access rules: shared/src/api/podcasts.ts. Others see someone's podcasts only through what
+  // matching shows them (shared podcasts), and never the hidden ones.
+  mount(router, api.listUserPodcasts, async ({ params, req }) => listLibrary(req.em, params.userId));
 
-  // Owner only.
-  mount(router, api.addUserPodcast, async ({ params, body, auth, req }) => {
-    if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only change your own library.');
+  mount(router, api.addUserPodcast, async ({ params, body, req }) => {
     const entry = await addToLibrary(req.em, params.userId, body.podcastId);
     if (!entry) throw notFound('Podcast not found.');
     await libraryChanged(params.userId);
     return entry;
   });
 
-  // Owner only. The file is parsed and stored at once; feeds are read by the worker afterwards.
+  // The file is parsed and stored at once; feeds are read by the worker afterwards. The upload is
+  // read only after the access rule passed.
   mount(
     router,
     api.importOpml,
-    async ({ params, auth, req }) => {
-      if (!userPolicy.isOwner(auth, params.userId)) throw forbidden('You can only change your own library.');
+    async ({ params, req }) => {
       if (!req.file) throw badRequest('Attach the OPML file in the form field "opml".');
       let parsed: ReturnType<typeof parseOpml>;
       try {
@@ -82,21 +76,20 @@ export function podcastsRoutes(deps: AppDeps): Router {
     ],
   );
 
-  // Owner only; someone else's entry answers 404 so hidden entries do not leak.
-  mount(router, api.updateUserPodcast, async ({ params, body, auth, req }) => {
-    const entry = await setHidden(req.em, params.id, auth.userId, body.hidden);
-    if (!entry) throw notFound('Podcast entry not found.');
+  // Someone else's entry answers 404 (access rule), so hidden entries do not leak.
+  mount(router, api.updateUserPodcast, async ({ entry, body, auth, req }) => {
+    const updated = await setHidden(req.em, entry.id, auth.userId, body.hidden);
+    if (!updated) throw notFound('Podcast entry not found.');
     await libraryChanged(auth.userId);
-    return entry;
+    return updated;
   });
 
-  mount(router, api.removeUserPodcast, async ({ params, auth, req }) => {
-    if (!(await removeEntry(req.em, params.id, auth.userId))) throw notFound('Podcast entry not found.');
+  mount(router, api.removeUserPodcast, async ({ entry, auth, req }) => {
+    if (!(await removeEntry(req.em, entry.id, auth.userId))) throw notFound('Podcast entry not found.');
     await libraryChanged(auth.userId);
     return { ok: true as const };
   });
 
-  // Signed in: the catalog is shared by everyone.
   mount(router, api.searchPodcasts, async ({ query, req }) => searchCatalog(req.em, query.q, query.limit));
 
   return router;

@@ -103,7 +103,11 @@ export async function findOrCreateSpotifyUser(
   const displayName = profile.display_name?.trim() || profile.id;
   try {
     const fork = em.fork();
-    const created = await createUser(fork, { username: await freeUsername(fork, profile.id), displayName });
+    const created = await createUser(fork, {
+      username: await freeUsername(fork, profile.id),
+      displayName,
+      signUpMethod: 'spotify',
+    });
     created.spotifyId = profile.id;
     await fork.flush();
     return { user: await em.findOneOrFail(UserSchema, created.id), created: true };

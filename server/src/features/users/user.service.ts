@@ -1,8 +1,12 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { INTENT_INFO, INTENTS, type UpdateUserBody } from '@shared/index';
-import { type User, UserProfileSchema, UserSchema } from '../../core/db/entities';
+import { INTENT_INFO, INTENTS, type Intent, type UpdateUserBody } from '@shared/index';
+import { type SignUpMethod, type User, UserProfileSchema, UserSchema } from '../../core/db/entities';
+import { blockedEitherWay, sql } from '../../core/db/sql';
+import { PUBLIC_USER_COLUMNS, type PublicUserRow } from '../../core/presenters/user.presenter';
+import { forbidden, notFound } from '../../http/errors';
+import { feedContains } from '../feed/feed.service';
 
 /** Dev-login and OAuth users have no password; store a hash of random bytes nobody knows. */
 function unusablePassword(): string {
@@ -13,6 +17,7 @@ function unusablePassword(): string {
 export interface NewUser {
   username: string;
   displayName: string;
+  signUpMethod: SignUpMethod;
   isDemo?: boolean;
   romanticTagline?: string | null;
   platonicTagline?: string | null;
@@ -27,6 +32,7 @@ export async function createUser(em: EntityManager, input: NewUser): Promise<Use
       username: input.username,
       password: unusablePassword(),
       displayName: input.displayName,
+      signUpMethod: input.signUpMethod,
       isDemo: input.isDemo ?? false,
       intent: input.intent ?? 'romantic',
       romanticTagline: input.romanticTagline ?? null,
@@ -47,19 +53,66 @@ export async function createUser(em: EntityManager, input: NewUser): Promise<Use
   });
 }
 
-/** Finds the user with this username or creates them; safe when two logins race. */
-export async function findOrCreateByUsername(
-  em: EntityManager,
-  username: string,
-): Promise<{ user: User; created: boolean }> {
+/**
+ * Development login: finds the account with this username or opens it; safe when two logins race.
+ * Only accounts that development login opened itself: a Spotify or seeded account is refused, so
+ * knowing someone's username is never enough to become them.
+ */
+export async function devLoginAccount(em: EntityManager, username: string): Promise<{ user: User; created: boolean }> {
+  const found = await findOrCreate(em, username);
+  if (found.user.signUpMethod !== 'dev_login') {
+    throw forbidden('This account signs in another way (for example with Spotify).');
+  }
+  return found;
+}
+
+async function findOrCreate(em: EntityManager, username: string): Promise<{ user: User; created: boolean }> {
   const existing = await em.findOne(UserSchema, { username });
   if (existing) return { user: existing, created: false };
   try {
-    return { user: await createUser(em.fork(), { username, displayName: username }), created: true };
+    const user = await createUser(em.fork(), { username, displayName: username, signUpMethod: 'dev_login' });
+    return { user, created: true };
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
     return { user: await em.findOneOrFail(UserSchema, { username }), created: false };
   }
+}
+
+export async function currentIntentOf(em: EntityManager, userId: number): Promise<Intent> {
+  const [user] = await sql<{ intent: Intent }>(em, 'select intent from users where id = ?', [userId]);
+  if (!user) throw notFound('User not found.');
+  return user.intent;
+}
+
+/**
+ * The `viewer` rule (shared/src/api/endpoint.ts): may `viewerId` see `targetId` as they present
+ * themselves in `intent`? Only a live mutual match in that intent, or someone in the viewer's feed
+ * of that intent; never across a block. Everyone else does not exist for the viewer.
+ */
+export async function canSee(em: EntityManager, viewerId: number, targetId: number, intent: Intent) {
+  const [match] = await sql(
+    em,
+    `select 1 from matches m
+      where m.user1_id = least(?::int, ?::int) and m.user2_id = greatest(?::int, ?::int) and m.intent = ?
+        and m.mutual_at is not null and m.unmatched_at is null
+        and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}`,
+    [viewerId, targetId, viewerId, targetId, intent],
+  );
+  if (match) return true;
+  return feedContains(em, viewerId, targetId, intent);
+}
+
+/** Another person as the viewer may see them in one intent (see canSee), with that intent's profile. */
+export async function publicUserRow(em: EntityManager, userId: number, intent: Intent) {
+  const [row] = await sql<PublicUserRow>(
+    em,
+    `select ${PUBLIC_USER_COLUMNS} from users u
+       left join user_profiles pr on pr.user_id = u.id and pr.intent = ?
+      where u.id = ?`,
+    [intent, userId],
+  );
+  if (!row) throw notFound('User not found.');
+  return row;
 }
 
 /** Applies an allow-listed change to a user and keeps their per-intent profiles in step. */

@@ -1,7 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { PublicUserSchema } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserProfileSchema } from '../../core/db/entities';
-import { startTestServer, type TestServer } from '../../test/harness';
+import { sql } from '../../core/db/sql';
+import { recomputeUser, resetRarityCache } from '../../core/matching/precompute';
+import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
 
 const PRIVATE_FIELDS = [
   'username',
@@ -26,14 +29,94 @@ describe('users', () => {
   });
   afterAll(() => server.close());
 
-  it('shows another user only public fields', async () => {
+  /** b with a tagline per intent, sharing three fresh shows with a, so each is in the other's feed. */
+  async function neighbours() {
     const a = await server.login();
     const b = await server.login();
+    await server.call('PUT', `/api/users/${b.user.id}`, {
+      token: b.token,
+      body: {
+        romanticTagline: 'Dating tagline',
+        platonicTagline: 'Friends tagline',
+        professionalTagline: 'Work tagline',
+      },
+    });
+    const em = server.running.deps.orm.em.fork() as EntityManager;
+    for (let i = 0; i < 3; i++) {
+      const [show] = await sql<{ id: number }>(
+        em,
+        `insert into podcasts (name, created_at) values (?, now()) returning id`,
+        [uniqueName('show')],
+      );
+      for (const p of [a, b]) {
+        await sql(
+          em,
+          'insert into user_podcasts (user_id, podcast_id, hidden, times_listened) values (?, ?, false, 3)',
+          [p.user.id, show?.id],
+        );
+      }
+    }
+    resetRarityCache();
+    await recomputeUser(em.fork() as EntityManager, a.user.id);
+    await recomputeUser(em.fork() as EntityManager, b.user.id);
+    return { a, b };
+  }
+
+  it('shows another person only to someone who has them in their feed, and only for the intent in view', async () => {
+    const { a, b } = await neighbours();
     const res = await server.call('GET', `/api/users/${b.user.id}`, { token: a.token });
     expect(res.status).toBe(200);
     expect(Object.keys(res.json).sort()).toEqual(Object.keys(PublicUserSchema.shape).sort());
     for (const field of PRIVATE_FIELDS) expect(res.json).not.toHaveProperty(field);
-    expect(res.json.displayName).toBe(b.user.displayName);
+    expect(res.json).toMatchObject({
+      displayName: b.user.displayName,
+      intent: 'romantic',
+      tagline: 'Dating tagline',
+      romanticTagline: 'Dating tagline',
+      platonicTagline: null,
+      professionalTagline: null,
+    });
+    const work = await server.call('GET', `/api/users/${b.user.id}?intent=professional`, { token: a.token });
+    expect(work.json).toMatchObject({ intent: 'professional', tagline: 'Work tagline', romanticTagline: null });
+    // Not active for that intent: not in the feed of it, so not visible through it.
+    await sql(
+      server.running.deps.orm.em.fork() as EntityManager,
+      `update user_profiles set active = false where user_id = ? and intent = 'platonic'`,
+      [b.user.id],
+    );
+    expect((await server.call('GET', `/api/users/${b.user.id}?intent=platonic`, { token: a.token })).status).toBe(404);
+  });
+
+  it('shows a mutual match for the intent of the match, and nobody else at all', async () => {
+    const a = await server.login();
+    const b = await server.login();
+    await server.call('PUT', `/api/users/${b.user.id}`, {
+      token: b.token,
+      body: { romanticTagline: 'Dating tagline', platonicTagline: 'Friends tagline' },
+    });
+    const stranger = await server.login();
+    const like = (from: typeof a, to: number) =>
+      server.call('POST', '/api/matches', {
+        token: from.token,
+        body: { user1Id: from.user.id, user2Id: to, intent: 'platonic', user1Liked: true },
+      });
+    // Before the match (no shared shows, so not in each other's feed): hidden.
+    expect((await server.call('GET', `/api/users/${b.user.id}?intent=platonic`, { token: a.token })).status).toBe(404);
+    await like(a, b.user.id);
+    expect((await server.call('GET', `/api/users/${b.user.id}?intent=platonic`, { token: a.token })).status).toBe(404);
+    await like(b, a.user.id);
+    const friend = await server.call('GET', `/api/users/${b.user.id}?intent=platonic`, { token: a.token });
+    expect(friend.status).toBe(200);
+    expect(friend.json).toMatchObject({
+      tagline: 'Friends tagline',
+      platonicTagline: 'Friends tagline',
+      romanticTagline: null,
+    });
+    // The match is platonic: the dating presentation stays hidden.
+    expect((await server.call('GET', `/api/users/${b.user.id}?intent=romantic`, { token: a.token })).status).toBe(404);
+    const refused = await server.call('GET', `/api/users/${b.user.id}?intent=platonic`, { token: stranger.token });
+    expect(refused.status).toBe(404);
+    expect(refused.json).toEqual({ error: 'not_found', message: 'User not found.' });
   });
 
   it('refuses to change another user, and leaves them unchanged', async () => {

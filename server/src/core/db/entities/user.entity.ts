@@ -1,6 +1,9 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { DEFAULT_INTENT, INTENTS, type MatchPreferences } from '@shared/index';
 
+export const SIGN_UP_METHODS = ['dev_login', 'spotify', 'demo'] as const;
+export type SignUpMethod = (typeof SIGN_UP_METHODS)[number];
+
 /** A person with an account (SPEC section 3, users). Secrets are hidden from serialization. */
 export const UserSchema = defineEntity({
   name: 'User',
@@ -28,6 +31,11 @@ export const UserSchema = defineEntity({
     atpAccessToken: p.text().nullable(),
     atpRefreshToken: p.text().nullable(),
     atpRefreshTokenExpiry: p.datetime().nullable(),
+    /**
+     * How the account was opened. Development login opens only accounts it made itself, never one
+     * made by signing in with Spotify (or seeded), whatever its username.
+     */
+    signUpMethod: p.enum([...SIGN_UP_METHODS]),
     /** Seeded demo people: a like from anyone is answered at once (SPEC "Demo user"). */
     isDemo: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),

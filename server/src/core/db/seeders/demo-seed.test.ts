@@ -40,14 +40,11 @@ describe('demo seed', () => {
   let a: MikroORM;
   let b: MikroORM;
   let created: number[];
-  let seedMs: number;
   let data: Record<string, Row[]>;
 
   beforeAll(async () => {
     [a, b] = (await Promise.all(DATABASES.map(freshOrm))) as [MikroORM, MikroORM];
-    const t0 = performance.now();
     created = await seedDemoData(a.em.fork(), { now: NOW });
-    seedMs = performance.now() - t0;
     data = await dump(a);
   });
 
@@ -60,11 +57,6 @@ describe('demo seed', () => {
     } finally {
       await client.end();
     }
-  });
-
-  it('runs in a few seconds', () => {
-    console.info(`demo seed took ${Math.round(seedMs)} ms`);
-    expect(seedMs).toBeLessThan(4000); // about 1 s; headroom for a busy machine
   });
 
   it('creates the catalog: at least 300 real shows with valid categories and unique names and feeds', () => {

@@ -70,6 +70,7 @@ export async function seedDemoData(em: EntityManager, options: SeedOptions = {})
           professionalTagline: person.professionalTagline,
           matchPreferences: { minMatchPercentage: 0 },
           isDemo: true,
+          signUpMethod: 'demo' as const,
           createdAt: joined,
           updatedAt: joined,
         };

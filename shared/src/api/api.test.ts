@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api, buildPath } from './api';
-import { DevLoginBodySchema } from './schemas/auth';
-import { IdSchema } from './schemas/common';
-import { UpdateUserBodySchema } from './schemas/user';
+import { DevLoginBodySchema } from '../schemas/auth';
+import { IdSchema } from '../schemas/common';
+import { UpdateUserBodySchema } from '../schemas/user';
+import { api, buildPath } from '.';
 
 describe('buildPath', () => {
   it('fills parameters, encodes them and appends the query', () => {

@@ -1,0 +1,69 @@
+// The access rules of shared/src/api/endpoint.ts, enforced by mount() before any handler runs.
+// Each rule answers what it loaded on the way, so the handler does not load it again.
+import type { Access } from '@shared/api';
+import type { Intent, UserPodcastEntry } from '@shared/index';
+import type { Request } from 'express';
+import { type MatchRecord, visibleMatch } from '../features/matches/match.service';
+import { findOwnEntry } from '../features/podcasts/podcast.service';
+import { canSee, currentIntentOf } from '../features/users/user.service';
+import { forbidden, notFound, unauthorized } from './errors';
+import type { AuthContext } from './request-context';
+
+/** What each rule hands the handler. */
+export interface Granted {
+  public: { auth?: AuthContext };
+  user: { auth: AuthContext };
+  owner: { auth: AuthContext };
+  /** `viewedIntent` is null when the caller looks at themself. */
+  viewer: { auth: AuthContext; viewedIntent: Intent | null };
+  matchParty: { auth: AuthContext; match: MatchRecord };
+  libraryEntryOwner: { auth: AuthContext; entry: UserPodcastEntry };
+}
+
+interface Checked {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+}
+
+type Rule<A extends Access> = (req: Request, parts: Checked) => Promise<Granted[A]>;
+
+const signedIn = (req: Request): AuthContext => {
+  if (!req.auth) throw unauthorized();
+  return req.auth;
+};
+
+/** The path's user must be the caller: 403, since who the path names is no secret to its caller. */
+const ownPath = (auth: AuthContext, params: Record<string, unknown>) => {
+  if (params.userId !== undefined && params.userId !== auth.userId) {
+    throw forbidden('You can only do this for your own account.');
+  }
+};
+
+export const rules: { [A in Access]: Rule<A> } = {
+  public: async (req) => ({ auth: req.auth }),
+  user: async (req) => ({ auth: signedIn(req) }),
+  owner: async (req, { params }) => {
+    const auth = signedIn(req);
+    ownPath(auth, params);
+    return { auth };
+  },
+  viewer: async (req, { params, query }) => {
+    const auth = signedIn(req);
+    const userId = params.userId as number;
+    if (userId === auth.userId) return { auth, viewedIntent: null };
+    const intent = (query.intent as Intent | undefined) ?? (await currentIntentOf(req.em, auth.userId));
+    if (!(await canSee(req.em, auth.userId, userId, intent))) throw notFound('User not found.');
+    return { auth, viewedIntent: intent };
+  },
+  matchParty: async (req, { params }) => {
+    const auth = signedIn(req);
+    ownPath(auth, params);
+    return { auth, match: await visibleMatch(req.em, params.matchId as number, auth.userId) };
+  },
+  libraryEntryOwner: async (req, { params }) => {
+    const auth = signedIn(req);
+    const entry = await findOwnEntry(req.em, params.id as number, auth.userId);
+    if (!entry) throw notFound('Podcast entry not found.');
+    return { auth, entry };
+  },
+};

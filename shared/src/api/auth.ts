@@ -1,0 +1,24 @@
+import { DevLoginBodySchema, LoginResponseSchema, OkResponseSchema } from '../schemas/auth';
+import { SpotifyExchangeBodySchema } from '../schemas/spotify';
+import { defineEndpoint } from './endpoint';
+
+export const authApi = {
+  /** Development login (any username, no password); 404 unless the server runs in development mode. */
+  devLogin: defineEndpoint({
+    method: 'POST',
+    path: '/api/auth/dev-login',
+    access: 'public',
+    body: DevLoginBodySchema,
+    response: LoginResponseSchema,
+  }),
+  /** Ends the caller's login (every token rotated from it). */
+  logout: defineEndpoint({ method: 'POST', path: '/api/auth/logout', access: 'user', response: OkResponseSchema }),
+  /** Trades the one-time code of `/login?spotify_code=` (after signing in through Spotify) for a session. */
+  spotifyExchange: defineEndpoint({
+    method: 'POST',
+    path: '/api/auth/spotify/exchange',
+    access: 'public',
+    body: SpotifyExchangeBodySchema,
+    response: LoginResponseSchema,
+  }),
+} as const;

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call an endpoint, as data; the server enforces it before the handler runs
+ * (server/src/http/access.ts) and the authorization matrix test is derived from it.
+ * - public: anyone.
+ * - user: anyone signed in.
+ * - owner: the path's `:userId` is the caller (403 otherwise).
+ * - viewer: the path's `:userId` is the caller, or someone the caller may see for the intent in
+ *   view: in their feed or mutual matches, not blocked either way (404 otherwise).
+ * - matchParty: the caller is one of the two people of the match `:matchId`, and the match is
+ *   mutual, not unmatched and not blocked (404 otherwise, so nobody learns a like exists); where
+ *   the path also names a `:userId`, it must be the caller (403).
+ * - libraryEntryOwner: the podcast library entry `:id` is the caller's (404 otherwise).
+ */
+export type Access = 'public' | 'user' | 'owner' | 'viewer' | 'matchParty' | 'libraryEntryOwner';
+
+/** The path parameter each access rule reads. */
+export const ACCESS_PARAM = {
+  public: null,
+  user: null,
+  owner: 'userId',
+  viewer: 'userId',
+  matchParty: 'matchId',
+  libraryEntryOwner: 'id',
+} as const satisfies Record<Access, string | null>;
+type AccessParam = typeof ACCESS_PARAM;
+
+export interface Endpoint<
+  A extends Access = Access,
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  path: string;
+  access: A;
+  params: P;
+  query: Q;
+  body: B;
+  response: R;
+  /** HTTP status of a successful answer. */
+  status: number;
+}
+
+/** No fields allowed (bodies, params): an unexpected field is a 400, never silently applied. */
+const none = z.object({}).strict();
+/** Query strings often carry harmless extras (cache busters); unknown keys are dropped. */
+const noQuery = z.object({});
+
+/** A compile error unless the params schema has the path parameter the access rule reads. */
+type ParamsFit<A extends Access, P extends z.ZodType> = AccessParam[A] extends null
+  ? unknown
+  : AccessParam[A] extends keyof z.output<P>
+    ? unknown
+    : { params: `access '${A}' needs the path parameter :${NonNullable<AccessParam[A]>}` };
+
+export function defineEndpoint<
+  A extends Access,
+  P extends z.ZodType = typeof none,
+  Q extends z.ZodType = typeof noQuery,
+  B extends z.ZodType = typeof none,
+  R extends z.ZodType = z.ZodType,
+>(
+  def: {
+    method: HttpMethod;
+    path: string;
+    /** Required: an endpoint without an access rule does not compile. */
+    access: A;
+    params?: P;
+    query?: Q;
+    body?: B;
+    response: R;
+    status?: number;
+  } & ParamsFit<A, P>,
+): Endpoint<A, P, Q, B, R> {
+  const param = ACCESS_PARAM[def.access];
+  if (param && !def.path.includes(`:${param}`)) {
+    throw new Error(`${def.method} ${def.path}: access '${def.access}' needs the path parameter :${param}`);
+  }
+  return {
+    method: def.method,
+    path: def.path,
+    access: def.access,
+    response: def.response,
+    params: (def.params ?? none) as P,
+    query: (def.query ?? noQuery) as Q,
+    body: (def.body ?? none) as B,
+    status: def.status ?? 200,
+  };
+}
+
+export type ParamsOf<E extends Endpoint> = z.input<E['params']>;
+export type QueryOf<E extends Endpoint> = z.input<E['query']>;
+export type BodyOf<E extends Endpoint> = z.input<E['body']>;
+export type ResponseOf<E extends Endpoint> = z.output<E['response']>;
+
+/** Fills `:name` segments of an endpoint path and appends the query string. */
+export function buildPath(
+  path: string,
+  params: Record<string, string | number> = {},
+  query: Record<string, string | number | boolean | undefined> = {},
+): string {
+  const filled = path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return qs ? `${filled}?${qs}` : filled;
+}

@@ -1,0 +1,22 @@
+// Every REST endpoint, defined once per feature; `api` is the one object server and client use.
+import { authApi } from './auth';
+import { feedApi } from './feed';
+import { healthApi } from './health';
+import { matchesApi } from './matches';
+import { podcastsApi } from './podcasts';
+import { spotifyApi } from './spotify';
+import { usersApi } from './users';
+
+export * from './endpoint';
+
+export const api = {
+  ...healthApi,
+  ...authApi,
+  ...usersApi,
+  ...feedApi,
+  ...matchesApi,
+  ...podcastsApi,
+  ...spotifyApi,
+} as const;
+
+export type Api = typeof api;

@@ -1,0 +1,85 @@
+import { OkResponseSchema } from '../schemas/auth';
+import {
+  BlockBodySchema,
+  CreateMatchBodySchema,
+  CreateMatchResponseSchema,
+  MatchesQuerySchema,
+  MatchIdParamsSchema,
+  MatchListSchema,
+  MatchViewSchema,
+  ReportBodySchema,
+  UpdateMatchBodySchema,
+  UserMatchParamsSchema,
+} from '../schemas/matches';
+import { defineEndpoint } from './endpoint';
+import { UserIdParams } from './params';
+
+export const matchesApi = {
+  listMatches: defineEndpoint({
+    method: 'GET',
+    path: '/api/users/:userId/matches',
+    access: 'owner',
+    params: UserIdParams,
+    query: MatchesQuerySchema,
+    response: MatchListSchema,
+  }),
+  getUserMatch: defineEndpoint({
+    method: 'GET',
+    path: '/api/users/:userId/matches/:matchId',
+    access: 'matchParty',
+    params: UserMatchParamsSchema,
+    response: MatchViewSchema,
+  }),
+  getMatch: defineEndpoint({
+    method: 'GET',
+    path: '/api/matches/:matchId',
+    access: 'matchParty',
+    params: MatchIdParamsSchema,
+    response: MatchViewSchema,
+  }),
+  /** A like or pass by the caller (body user1Id must be the caller). */
+  createMatch: defineEndpoint({
+    method: 'POST',
+    path: '/api/matches',
+    access: 'user',
+    body: CreateMatchBodySchema,
+    response: CreateMatchResponseSchema,
+  }),
+  updateMatch: defineEndpoint({
+    method: 'PUT',
+    path: '/api/matches/:matchId',
+    access: 'matchParty',
+    params: MatchIdParamsSchema,
+    body: UpdateMatchBodySchema,
+    response: MatchViewSchema,
+  }),
+  markMatchSeen: defineEndpoint({
+    method: 'POST',
+    path: '/api/matches/:matchId/seen',
+    access: 'matchParty',
+    params: MatchIdParamsSchema,
+    response: MatchViewSchema,
+  }),
+  unmatch: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/matches/:matchId',
+    access: 'matchParty',
+    params: MatchIdParamsSchema,
+    response: OkResponseSchema,
+  }),
+  blockUser: defineEndpoint({
+    method: 'POST',
+    path: '/api/blocks',
+    access: 'user',
+    body: BlockBodySchema,
+    response: OkResponseSchema,
+  }),
+  reportUser: defineEndpoint({
+    method: 'POST',
+    path: '/api/reports',
+    access: 'user',
+    body: ReportBodySchema,
+    response: OkResponseSchema,
+    status: 201,
+  }),
+} as const;

@@ -1,0 +1,33 @@
+import { JobAcceptedSchema } from '../schemas/jobs';
+import { SelfUserSchema, UpdateUserBodySchema, UserResponseSchema, UserViewQuerySchema } from '../schemas/user';
+import { defineEndpoint } from './endpoint';
+import { UserIdParams } from './params';
+
+export const usersApi = {
+  /** The caller's own account, or another person as they appear for the intent in view. */
+  getUser: defineEndpoint({
+    method: 'GET',
+    path: '/api/users/:userId',
+    access: 'viewer',
+    params: UserIdParams,
+    query: UserViewQuerySchema,
+    response: UserResponseSchema,
+  }),
+  updateUser: defineEndpoint({
+    method: 'PUT',
+    path: '/api/users/:userId',
+    access: 'owner',
+    params: UserIdParams,
+    body: UpdateUserBodySchema,
+    response: SelfUserSchema,
+  }),
+  /** Re-renders the letter avatar; progress arrives as 'job:status'. */
+  generateAvatar: defineEndpoint({
+    method: 'POST',
+    path: '/api/users/:userId/generated-avatar',
+    access: 'owner',
+    params: UserIdParams,
+    response: JobAcceptedSchema,
+    status: 202,
+  }),
+} as const;
