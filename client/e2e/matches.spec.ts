@@ -100,6 +100,48 @@ test('a mutual match appears live on both sides, can be favourited, and a block 
   }
 });
 
+test('a match removed while A is on the feed is gone from Matches and its badge, without a reload', async ({
+  browser,
+}) => {
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  try {
+    const a = await signIn(await contextA.newPage(), 'rA');
+    const b = await signIn(await contextB.newPage(), 'rB');
+    await like(b.page.request, b, a);
+    await like(a.page.request, a, b);
+    // Set once; a reload would lose it.
+    await a.page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
+
+    // A sees the match on Matches (so the list is cached), unread, then goes back to the feed.
+    await a.page.getByTestId('nav-matches').click();
+    await expect(cardOf(a.page, b.name)).toBeVisible();
+    await expect(a.page.getByTestId('nav-matches-badge')).toHaveText('1');
+    await a.page.getByTestId('nav-feed').click();
+    await expect(a.page).toHaveURL((url) => url.pathname === '/');
+
+    // B unmatches through the API while A is on the feed.
+    const auth = { authorization: `Bearer ${b.token}` };
+    const list = await b.page.request.get(`/api/users/${b.id}/matches?intent=romantic`, { headers: auth });
+    const [match] = (await list.json()) as { id: number; matchedUser: { id: number } }[];
+    expect(match?.matchedUser.id).toBe(a.id);
+    const unmatched = await b.page.request.delete(`/api/matches/${match?.id}`, { headers: auth });
+    expect(unmatched.ok(), await unmatched.text()).toBe(true);
+
+    // The unread badge goes, and opening Matches from the navigation shows no trace of B.
+    await expect(a.page.getByTestId('nav-matches-badge')).toHaveCount(0);
+    await a.page.getByTestId('nav-matches').click();
+    await expect(a.page).toHaveURL((url) => url.pathname === '/matches');
+    await expect(a.page.getByText('No matches yet')).toBeVisible();
+    await expect(cardOf(a.page, b.name)).toHaveCount(0);
+    await expect(a.page.getByTestId('nav-matches-badge')).toHaveCount(0);
+    expect(await a.page.evaluate(() => 'stillTheSamePage' in window)).toBe(true);
+  } finally {
+    await contextA.close();
+    await contextB.close();
+  }
+});
+
 test('a swipe right of more than 100 px on /matches goes to the feed', async ({ page }) => {
   await devLogin(page);
   await page.getByTestId('nav-matches').click();

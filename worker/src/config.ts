@@ -1,12 +1,42 @@
 import path from 'node:path';
 import { loadSpotifyConfig } from '@server/core/spotify/spotify-config';
+import { QUEUES } from '@shared/index';
 import { z } from 'zod';
+
+type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
+
+/** How many jobs of each queue one worker process runs at once, unless WORKER_CONCURRENCY_<QUEUE> says otherwise. */
+const DEFAULT_CONCURRENCY: Record<QueueName, number> = { media: 2, sync: 4, matching: 2 };
+
+const concurrency = z.coerce.number().int().min(1).max(64);
 
 const EnvSchema = z.object({
   DATABASE_URL: z.string().url(),
   REDIS_URL: z.string().url(),
   MEDIA_DIR: z.string().default('.data/media'),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** The queues this process serves (its role), comma-separated; all of them when unset. */
+  WORKER_QUEUES: z
+    .string()
+    .default(QUEUE_NAMES.join(','))
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((q) => q.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(z.array(z.enum(QUEUE_NAMES as [QueueName, ...QueueName[]])).min(1, 'name at least one queue')),
+  WORKER_CONCURRENCY_MEDIA: concurrency.default(DEFAULT_CONCURRENCY.media),
+  WORKER_CONCURRENCY_SYNC: concurrency.default(DEFAULT_CONCURRENCY.sync),
+  WORKER_CONCURRENCY_MATCHING: concurrency.default(DEFAULT_CONCURRENCY.matching),
+  /** How often everyone's feed candidates are recomputed (rarity weights change as people join); 0 = never. */
+  MATCHES_RECOMPUTE_EVERY_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(60),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   FEED_FETCH_ALLOWED_IPS: z.string().default(''),
 });
@@ -25,11 +55,18 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     mediaDir: path.resolve(e.MEDIA_DIR),
-    concurrency: e.WORKER_CONCURRENCY,
+    /** This process's role: which queues it serves, and how many jobs of each at once. */
+    queues: e.WORKER_QUEUES,
+    concurrency: {
+      media: e.WORKER_CONCURRENCY_MEDIA,
+      sync: e.WORKER_CONCURRENCY_SYNC,
+      matching: e.WORKER_CONCURRENCY_MATCHING,
+    } satisfies Record<QueueName, number>,
+    recomputeAllEveryMs: e.MATCHES_RECOMPUTE_EVERY_MINUTES * 60_000,
     logLevel: e.LOG_LEVEL,
     // Checked at boot; the podcasts.sync handler reads the same SPOTIFY_* / TOKEN_ENCRYPTION_KEY.
     spotify: loadSpotifyConfig(env, {
-      isProduction: env.NODE_ENV === 'production',
+      isProduction: (env.NODE_ENV ?? 'production') === 'production',
       port: Number(env.PORT ?? 5000) || 5000,
     }),
     /** Private/loopback addresses feed fetching may reach anyway (only for tests and stand-ins). */

@@ -4,8 +4,10 @@ import { ormConfig } from '@server/core/db/orm-config';
 import { JobQueue } from '@server/core/jobs/job-queue';
 import type { Logger } from '@server/core/logger';
 import {
+  JobError,
   type JobKey,
-  type JobStatusEvent,
+  type JobState,
+  jobStatusEvent,
   jobs,
   QUEUES,
   rooms,
@@ -13,18 +15,25 @@ import {
   WORKER_HEARTBEAT,
 } from '@shared/index';
 import { Emitter } from '@socket.io/redis-emitter';
-import { type Job, Worker } from 'bullmq';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { WorkerConfig } from './config';
 import { assertHandlersCoverJobs, handlers, jobKeyByName } from './handlers';
 import type { JobHandler } from './handlers/handler';
+
+/** The one schedule of the full candidate recompute (docs/matching.md). */
+export const RECOMPUTE_ALL_SCHEDULER = 'matches.recompute:all';
 
 export interface RunningWorker {
   id: string;
   close(): Promise<void>;
 }
 
-/** Starts one BullMQ Worker per queue, a heartbeat for /api/health, and returns a closer. */
+/**
+ * Starts one BullMQ Worker per queue of this process's role (config.queues, each with its own
+ * concurrency), a heartbeat for /api/health, the periodic full recompute when this process serves
+ * the matching queue, and returns a closer.
+ */
 export async function startWorker(config: WorkerConfig, logger: Logger): Promise<RunningWorker> {
   assertHandlersCoverJobs();
   const id = `${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -34,38 +43,48 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const emitter = new Emitter<ServerToClientEvents>(connection);
   const followUps = new JobQueue(connection);
 
-  const notify = (job: Job, key: JobKey, event: Omit<JobStatusEvent, 'jobId' | 'name'>) => {
-    const def = jobs[key];
-    const userId = def.notifyUser?.(job.data as never);
+  const notify = (job: Job, key: JobKey, status: { state: JobState; progress: number; error?: unknown }) => {
+    const userId = jobs[key].notifyUser?.(job.data as never);
     if (userId === undefined) return;
-    emitter.to(rooms.user(userId)).emit('job:status', { jobId: job.id ?? '', name: job.name, ...event });
+    emitter.to(rooms.user(userId)).emit('job:status', jobStatusEvent(key, { jobId: job.id ?? '', ...status }));
   };
 
   const runJob = async (job: Job) => {
     const key = jobKeyByName.get(job.name);
-    if (!key) throw new Error(`Unknown job name ${job.name}`);
+    if (!key) throw new UnrecoverableError(`Unknown job name ${job.name}`);
     const def = jobs[key];
     const payload = def.payload.parse(job.data);
     notify(job, key, { state: 'active', progress: 0 });
     const handler = handlers[key] as JobHandler<typeof key>;
-    const result = await handler(payload as never, {
-      em: orm.em.fork(),
-      emitter,
-      mediaDir: config.mediaDir,
-      enqueue: (key, payload) => followUps.enqueue(key, payload),
-      feedFetchAllowedIps: config.feedFetchAllowedIps,
-      logger,
-      progress: async (percent) => {
-        await job.updateProgress(percent);
-        notify(job, key, { state: 'active', progress: percent });
-      },
-    });
+    let result: unknown;
+    try {
+      result = await handler(payload as never, {
+        em: orm.em.fork(),
+        emitter,
+        mediaDir: config.mediaDir,
+        enqueue: (key, payload) => followUps.enqueue(key, payload),
+        feedFetchAllowedIps: config.feedFetchAllowedIps,
+        logger,
+        progress: async (percent) => {
+          await job.updateProgress(percent);
+          notify(job, key, { state: 'active', progress: percent });
+        },
+      });
+    } catch (error) {
+      // A failure retrying cannot fix (JobError final) is not retried; its code travels as the cause.
+      if (error instanceof JobError && error.final) {
+        throw Object.assign(new UnrecoverableError(error.message), { cause: error });
+      }
+      throw error;
+    }
+    // 'completed' only once the result is what the job promised; otherwise the job fails (and retries).
+    const valid = def.result.parse(result);
     notify(job, key, { state: 'completed', progress: 100 });
-    return def.result.parse(result);
+    return valid;
   };
 
-  const workers = Object.values(QUEUES).map((queue) => {
-    const worker = new Worker(queue, runJob, { connection, concurrency: config.concurrency, autorun: true });
+  const workers = config.queues.map((queue) => {
+    const worker = new Worker(queue, runJob, { connection, concurrency: config.concurrency[queue], autorun: true });
     worker.on('failed', (job, error) => {
       if (!job) return;
       const key = jobKeyByName.get(job.name);
@@ -74,11 +93,16 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       logger.warn(
         `job ${job.name} ${job.id} failed (attempt ${job.attemptsMade}${final ? ', final' : ''}): ${error.message}`,
       );
-      if (key && final) notify(job, key, { state: 'failed', progress: 0, error: error.message });
+      if (key && final) notify(job, key, { state: 'failed', progress: 0, error });
     });
     worker.on('error', (error) => logger.error(`queue ${queue} error`, error));
     return worker;
   });
+
+  if (config.queues.includes(QUEUES.matching)) {
+    // Rarity weights change as people join: refresh everyone's candidates now and then.
+    await followUps.schedule('matchesRecompute', RECOMPUTE_ALL_SCHEDULER, config.recomputeAllEveryMs, { scope: 'all' });
+  }
 
   const beat = () =>
     connection
@@ -87,7 +111,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       .catch((error) => logger.warn(`heartbeat failed: ${(error as Error).message}`));
   await beat();
   const timer = setInterval(beat, WORKER_HEARTBEAT.intervalMs);
-  logger.info(`worker ${id} consuming ${Object.values(QUEUES).join(', ')}`);
+  const role = config.queues.map((q) => `${q} x${config.concurrency[q]}`).join(', ');
+  logger.info(`worker ${id} consuming ${role}`);
 
   return {
     id,

@@ -3,8 +3,9 @@ import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { LoadingScreen } from '@/components/ui/loading-screen';
 import { BottomNav, type NavTab } from '@/features/navigation/bottom-nav';
-import { badgesAtom } from '@/lib/badges';
+import { useBadges } from '@/lib/badges';
 import { currentIntentAtom } from '@/lib/intent';
+import { sessionAtom } from '@/lib/session';
 
 /** Which tab a path belongs to; another user's profile counts as Matches (SPEC section 2). */
 export function tabForPath(pathname: string): NavTab {
@@ -17,7 +18,7 @@ export function tabForPath(pathname: string): NavTab {
 export function AppLayout() {
   const { pathname } = useLocation();
   const intent = useAtomValue(currentIntentAtom);
-  const badges = useAtomValue(badgesAtom);
+  const badges = useBadges(useAtomValue(sessionAtom)?.userId ?? null);
   return (
     <div className="min-h-dvh">
       <main className="mx-auto w-full max-w-md px-5 pt-6 pb-28">

@@ -1,14 +1,19 @@
 import { STORAGE_KEYS } from '@shared/constants';
-import type { BadgeCounts } from '@shared/events';
-import { act, render } from '@testing-library/react';
+import type { BadgeCounts, JobStatusEvent } from '@shared/events';
+import type { MatchView } from '@shared/schemas/matches';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { badgesAtom } from '@/lib/badges';
+import { resetAnnouncedMatches } from '@/features/feed/mutual-match-toast';
+import { matchesQuery } from '@/features/matches/match-queries';
+import { badgesQuery } from '@/lib/badges';
 import { createQueryClient } from '@/lib/query-client';
 import { sessionAtom, startSession } from '@/lib/session';
 import { appStore } from '@/lib/store';
 import { toastsAtom } from '@/lib/toast';
 import { makeSelfUser } from '@/test/fixtures';
+import { jsonResponse, mockFetch } from '@/test/utils';
+import { AppLayout } from './app-layout';
 import { AppProviders } from './providers';
 import RealtimeBridge from './realtime-bridge';
 
@@ -17,11 +22,24 @@ const fake = await vi.hoisted(async () => (await import('@/test/fake-socket')).c
 
 vi.mock('socket.io-client', () => ({ io: (options: unknown) => fake.io(options) }));
 
-function renderBridge() {
+const ME = 7;
+
+function renderBridge({ withNavigation = false } = {}) {
   const queryClient = createQueryClient();
+  const bridge = <RealtimeBridge userId={ME} />;
   const router = createMemoryRouter(
     [
-      { path: '/profile', element: <RealtimeBridge userId={7} /> },
+      withNavigation
+        ? {
+            element: (
+              <>
+                {bridge}
+                <AppLayout />
+              </>
+            ),
+            children: [{ path: '/profile', element: <p>profile</p> }],
+          }
+        : { path: '/profile', element: bridge },
       { path: '/login', element: <p>login</p> },
     ],
     { initialEntries: ['/profile'] },
@@ -34,9 +52,33 @@ function renderBridge() {
   return { queryClient, router, ...view };
 }
 
+function makeMatch(id: number, overrides: Partial<MatchView> = {}): MatchView {
+  return {
+    id,
+    user1Id: ME,
+    user2Id: 100 + id,
+    intent: 'platonic',
+    matchPercentage: 80,
+    user1Liked: true,
+    user2Liked: true,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    isMutualMatch: true,
+    isFavorite: false,
+    hasUnreadMessages: false,
+    matchedUser: { ...makeSelfUser({ id: 100 + id, displayName: `Person ${id}` }) },
+    ...overrides,
+  };
+}
+
+const cachedIds = (queryClient: ReturnType<typeof createQueryClient>, key: readonly unknown[]) =>
+  queryClient.getQueryData<MatchView[]>(key)?.map((m) => m.id);
+
 describe('RealtimeBridge', () => {
   beforeEach(() => {
-    startSession({ token: 'tok-7', userId: 7 });
+    startSession({ token: 'tok-7', userId: ME });
+    resetAnnouncedMatches();
+    // Invalidations refetch what is on screen; nothing here needs real answers.
+    mockFetch(() => jsonResponse({ error: 'not_found', message: 'nope' }, { status: 404 }));
   });
 
   it('connects with the stored token and disconnects when unmounted', () => {
@@ -53,50 +95,104 @@ describe('RealtimeBridge', () => {
     expect(cb).toHaveBeenCalledWith({ token: 'tok-7' });
     unmount();
     expect(disconnect).toHaveBeenCalled();
-    expect(fake.listeners.get('badges:update')?.size ?? 0).toBe(0);
+    for (const event of ['badges:update', 'match:new', 'job:status'])
+      expect(fake.listeners.get(event)?.size ?? 0).toBe(0);
   });
 
-  it("'badges:update' feeds the badge counts", () => {
-    renderBridge();
+  it('drops an invalid event with a warning: nothing reaches the cache', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { queryClient } = renderBridge();
+    act(() => fake.emit('user:updated', { ...makeSelfUser({ id: ME }), id: 'seven' }));
+    act(() => fake.emit('badges:update', { feed: { romantic: 1 } }));
+    act(() => fake.emit('match:new', { id: 5, intent: 'platonic' }));
+    expect(queryClient.getQueryData([`/api/users/${ME}`])).toBeUndefined();
+    expect(queryClient.getQueryData(badgesQuery(ME).queryKey)).toBeUndefined();
+    expect(appStore.get(toastsAtom)).toEqual([]);
+    expect(warn).toHaveBeenCalledTimes(3);
+    expect(String(warn.mock.calls[0]?.[0])).toContain("'user:updated'");
+  });
+
+  it("'badges:update' goes to the query cache, and the bottom navigation shows it", async () => {
+    const { queryClient } = renderBridge({ withNavigation: true });
     const counts: BadgeCounts = {
-      feed: { romantic: 1, platonic: 2, professional: 3 },
-      unreadMatches: { romantic: 4, platonic: 0, professional: 0 },
+      feed: { romantic: 3, platonic: 0, professional: 0 },
+      unreadMatches: { romantic: 2, platonic: 5, professional: 0 },
     };
     act(() => fake.emit('badges:update', counts));
-    expect(appStore.get(badgesAtom)).toEqual(counts);
+    expect(queryClient.getQueryData(badgesQuery(ME).queryKey)).toEqual(counts);
+    // Romantic is the default intent.
+    expect((await screen.findByTestId('nav-feed-badge')).textContent).toBe('3');
+    expect(screen.getByTestId('nav-matches-badge').textContent).toBe('2');
+
+    act(() => fake.emit('badges:update', { ...counts, unreadMatches: { ...counts.unreadMatches, romantic: 0 } }));
+    await waitFor(() => expect(screen.queryByTestId('nav-matches-badge')).toBeNull());
   });
 
-  it("'match:new' shows the intent's mutual toast once per match and refreshes feed and matches", async () => {
+  it("'match:new' is handled once: one toast per match, and the cached list gains it", () => {
     const { queryClient } = renderBridge();
+    const listKey = matchesQuery(ME, 'platonic').queryKey;
+    queryClient.setQueryData(listKey, [makeMatch(1)]);
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
-    const match = {
-      id: 901,
-      user1Id: 7,
-      user2Id: 12,
-      intent: 'platonic',
-      matchPercentage: 80,
-      user1Liked: true,
-      user2Liked: true,
-      createdAt: '2025-01-01T00:00:00.000Z',
-      isMutualMatch: true,
-      isFavorite: false,
-      hasUnreadMessages: false,
-      matchedUser: { ...makeSelfUser({ id: 12 }) },
-    };
-    act(() => fake.emit('match:new', match));
+
+    act(() => fake.emit('match:new', makeMatch(901)));
+    expect(appStore.get(toastsAtom)).toHaveLength(1);
     expect(appStore.get(toastsAtom)[0]?.title).toBe("It's a sound match!");
     expect(appStore.get(toastsAtom)[0]?.description).toContain('Kindred Buddy');
-    appStore.set(toastsAtom, []);
-    act(() => fake.emit('match:new', match));
-    expect(appStore.get(toastsAtom)).toEqual([]);
+    expect(cachedIds(queryClient, listKey)).toEqual([901, 1]);
     expect(invalidate).toHaveBeenCalled();
+
+    // The same match again (another tab's like answer, a replay): no second toast, no duplicate.
+    act(() => fake.emit('match:new', makeMatch(901)));
+    expect(appStore.get(toastsAtom)).toHaveLength(1);
+    expect(cachedIds(queryClient, listKey)).toEqual([901, 1]);
+  });
+
+  it("'match:removed' takes the match out of every cached list and its single-match entries", () => {
+    const { queryClient } = renderBridge();
+    const platonic = matchesQuery(ME, 'platonic').queryKey;
+    const romantic = matchesQuery(ME, 'romantic').queryKey;
+    queryClient.setQueryData(platonic, [makeMatch(1), makeMatch(2)]);
+    queryClient.setQueryData(romantic, [makeMatch(3, { intent: 'romantic' })]);
+    queryClient.setQueryData(['/api/matches/2'], makeMatch(2));
+    queryClient.setQueryData([`/api/users/${ME}/matches/2`], makeMatch(2));
+
+    act(() => fake.emit('match:removed', { matchId: 2, intent: 'platonic' }));
+    expect(cachedIds(queryClient, platonic)).toEqual([1]);
+    expect(cachedIds(queryClient, romantic)).toEqual([3]);
+    expect(queryClient.getQueryData(['/api/matches/2'])).toBeUndefined();
+    expect(queryClient.getQueryData([`/api/users/${ME}/matches/2`])).toBeUndefined();
+    // Stale, so opening Matches later refetches it too.
+    expect(queryClient.getQueryState(platonic)?.isInvalidated).toBe(true);
+  });
+
+  it("'job:status' is typed by job: a finished podcasts.sync refreshes the library and Spotify status", () => {
+    const { queryClient } = renderBridge();
+    const library = [`/api/users/${ME}/podcasts`];
+    const spotify = [`/api/users/${ME}/spotify`];
+    queryClient.setQueryData(library, []);
+    queryClient.setQueryData(spotify, { available: true, connected: true });
+    const sync = (state: JobStatusEvent['state']): JobStatusEvent<'podcasts.sync'> => ({
+      jobId: '41',
+      name: 'podcasts.sync',
+      state,
+      progress: state === 'completed' ? 100 : 50,
+    });
+
+    act(() => fake.emit('job:status', sync('active')));
+    expect(queryClient.getQueryState(library)?.isInvalidated).toBe(false);
+    // Another job finishing does not touch the library.
+    act(() => fake.emit('job:status', { jobId: '1', name: 'avatar.generate', state: 'completed', progress: 100 }));
+    expect(queryClient.getQueryState(library)?.isInvalidated).toBe(false);
+    act(() => fake.emit('job:status', sync('completed')));
+    expect(queryClient.getQueryState(library)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(spotify)?.isInvalidated).toBe(true);
   });
 
   it("'user:updated' replaces the cached user", () => {
     const { queryClient } = renderBridge();
-    const user = makeSelfUser({ id: 7, displayName: 'Renamed' });
+    const user = makeSelfUser({ id: ME, displayName: 'Renamed' });
     act(() => fake.emit('user:updated', user));
-    expect(queryClient.getQueryData(['/api/users/7'])).toEqual(user);
+    expect(queryClient.getQueryData([`/api/users/${ME}`])).toEqual(user);
   });
 
   it.each([
@@ -110,9 +206,11 @@ describe('RealtimeBridge', () => {
     expect(router.state.location.pathname).toBe('/login');
   });
 
-  it('other connection errors keep the session', async () => {
+  it('other connection errors, and a malformed session:ended, keep the session', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
     renderBridge();
     await act(async () => fake.emit('connect_error', new Error('xhr poll error')));
-    expect(appStore.get(sessionAtom)).toEqual({ token: 'tok-7', userId: 7 });
+    await act(async () => fake.emit('session:ended', 'whatever'));
+    expect(appStore.get(sessionAtom)).toEqual({ token: 'tok-7', userId: ME });
   });
 });

@@ -3,7 +3,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { authCheckAtom } from '@/lib/auth-check';
-import { badgesAtom, EMPTY_BADGES } from '@/lib/badges';
 import { currentIntentAtom, savedIntentAtom, selectedIntentAtom } from '@/lib/intent';
 import { endSession, reloadSession, sessionAtom } from '@/lib/session';
 import { applyCurrentIntent } from '@/lib/theme';
@@ -21,11 +20,11 @@ export function useSessionLifecycle(): void {
 
   useEffect(() => {
     if (previousUserId.current !== null && previousUserId.current !== userId) {
+      // The cache holds the previous user's data, badges included.
       queryClient.clear();
       store.set(authCheckAtom, null);
       store.set(selectedIntentAtom, null);
       store.set(savedIntentAtom, null);
-      store.set(badgesAtom, EMPTY_BADGES);
     }
     previousUserId.current = userId;
   }, [userId, queryClient, store]);

@@ -2,11 +2,11 @@ import { isSelfUser } from '@shared/schemas/user';
 import { useQuery } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
 import { lazy, Suspense, useEffect } from 'react';
-import { userQuery } from '@/features/user/user-queries';
 import { isApiError } from '@/lib/api-client';
 import { authCheckAtom } from '@/lib/auth-check';
 import { savedIntentAtom } from '@/lib/intent';
 import { endSession } from '@/lib/session';
+import { userQuery } from '@/lib/user-queries';
 
 const RealtimeBridge = lazy(() => import('./realtime-bridge'));
 

@@ -1,9 +1,33 @@
 import type { BadgeCounts } from '@shared/events';
-import { atom } from 'jotai';
+import type { FeedCounts } from '@shared/schemas/feed';
+import { type QueryClient, queryOptions, skipToken, useQuery } from '@tanstack/react-query';
 
 const zero = () => ({ romantic: 0, platonic: 0, professional: 0 });
 
 export const EMPTY_BADGES: BadgeCounts = { feed: zero(), unreadMatches: zero() };
 
-/** Bottom-navigation badge counts, pushed by the server's 'badges:update' socket event. */
-export const badgesAtom = atom<BadgeCounts>(EMPTY_BADGES);
+/**
+ * Bottom-navigation badge counts in the query cache. Never fetched: the server pushes them
+ * ('badges:update', also on connect) and the feed's counts query refreshes the feed part.
+ */
+export function badgesQuery(userId: number) {
+  return queryOptions<BadgeCounts>({
+    queryKey: ['badges', userId],
+    queryFn: skipToken,
+    // Kept while nothing shows them (e.g. pushed before the navigation mounts).
+    gcTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export function useBadges(userId: number | null): BadgeCounts {
+  const { data } = useQuery(badgesQuery(userId ?? 0));
+  return data ?? EMPTY_BADGES;
+}
+
+export function setBadges(queryClient: QueryClient, userId: number, counts: BadgeCounts): void {
+  queryClient.setQueryData(badgesQuery(userId).queryKey, counts);
+}
+
+export function setFeedBadges(queryClient: QueryClient, userId: number, feed: FeedCounts): void {
+  queryClient.setQueryData(badgesQuery(userId).queryKey, (current) => ({ ...(current ?? EMPTY_BADGES), feed }));
+}

@@ -1,9 +1,20 @@
-import type { ClientToServerEvents, ServerToClientEvents } from '@shared/events';
+import {
+  type ClientToServerEvents,
+  isJobStatus,
+  type JobStatusEvent,
+  type ServerEventName,
+  type ServerEventPayload,
+  serverEvents,
+} from '@shared/events';
+import type { JobName } from '@shared/jobs';
 import { useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
+import { z } from 'zod';
 import { readStoredToken } from './session';
 
-export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+/** What arrives on the wire is unchecked until its schema has parsed it (see onServerEvent). */
+type UncheckedServerEvents = { [E in ServerEventName]: (payload: unknown) => void };
+export type AppSocket = Socket<UncheckedServerEvents, ClientToServerEvents>;
 
 let socket: AppSocket | null = null;
 
@@ -31,50 +42,85 @@ export function disconnectSocket(): void {
   socket?.disconnect();
 }
 
+type Handler<E extends ServerEventName> = (payload: ServerEventPayload<E>) => void;
+
+/** Per event: the one socket listener, which validates once for all, and the handlers it feeds. */
+const subscriptions = new Map<
+  ServerEventName,
+  { listener: (payload: unknown) => void; handlers: Set<Handler<never>> }
+>();
+
+function deliver<E extends ServerEventName>(event: E, payload: unknown): void {
+  const parsed = serverEvents[event].safeParse(payload);
+  if (!parsed.success) {
+    // A server of another version or a bug: drop it rather than hand components a wrong shape.
+    if (import.meta.env.DEV) console.warn(`Dropped an invalid '${event}' event:`, z.prettifyError(parsed.error));
+    return;
+  }
+  const valid = parsed.data as ServerEventPayload<E>;
+  for (const handler of [...(subscriptions.get(event)?.handlers ?? [])]) (handler as Handler<E>)(valid);
+}
+
 /**
- * Keeps the socket connected while `userId` is set and disconnected otherwise. `onSessionEnded`
- * runs when the server ends the session ('session:ended') or refuses the token ('unauthorized').
+ * Subscribes to a server event; the handler receives only payloads its schema accepts (invalid
+ * ones are dropped, with a warning in development). Returns the unsubscribe function.
  */
-export function useSocketConnection(userId: number | null, onSessionEnded: () => void): void {
-  const onEnded = useRef(onSessionEnded);
+export function onServerEvent<E extends ServerEventName>(event: E, handler: Handler<E>): () => void {
+  // socket.io's overloads cannot follow a generic event name; every event has the same raw type.
+  const s = getSocket() as unknown as Socket<Record<string, (payload: unknown) => void>>;
+  const name: string = event;
+  let entry = subscriptions.get(event);
+  if (!entry) {
+    entry = { listener: (payload) => deliver(event, payload), handlers: new Set() };
+    subscriptions.set(event, entry);
+    s.on(name, entry.listener);
+  }
+  const current = entry;
+  current.handlers.add(handler as Handler<never>);
+  return () => {
+    current.handlers.delete(handler as Handler<never>);
+    if (current.handlers.size > 0 || subscriptions.get(event) !== current) return;
+    subscriptions.delete(event);
+    s.off(name, current.listener);
+  };
+}
+
+/**
+ * Keeps the socket connected while `userId` is set and disconnected otherwise. `onRefused` runs
+ * when the server refuses the token ('unauthorized'); 'session:ended' is an event like the others.
+ */
+export function useSocketConnection(userId: number | null, onRefused: () => void): void {
+  const latest = useRef(onRefused);
   useEffect(() => {
-    onEnded.current = onSessionEnded;
+    latest.current = onRefused;
   });
 
   useEffect(() => {
     if (userId === null) return;
     const s = connectSocket();
-    const ended = () => onEnded.current();
     const connectError = (error: Error) => {
-      if (error.message === 'unauthorized') onEnded.current();
+      if (error.message === 'unauthorized') latest.current();
     };
-    s.on('session:ended', ended);
     s.on('connect_error', connectError);
     return () => {
-      s.off('session:ended', ended);
       s.off('connect_error', connectError);
       s.disconnect();
     };
   }, [userId]);
 }
 
-type EventName = keyof ServerToClientEvents;
-
-/** Subscribes to a server event for the lifetime of the component; the latest handler is used. */
-export function useSocketEvent<E extends EventName>(event: E, handler: ServerToClientEvents[E]): void {
+/** Subscribes to a validated server event for the lifetime of the component; the latest handler is used. */
+export function useSocketEvent<E extends ServerEventName>(event: E, handler: Handler<E>): void {
   const latest = useRef(handler);
   useEffect(() => {
     latest.current = handler;
   });
+  useEffect(() => onServerEvent(event, (payload) => latest.current(payload)), [event]);
+}
 
-  useEffect(() => {
-    const s = getSocket();
-    const listener = ((...args: Parameters<ServerToClientEvents[E]>) =>
-      (latest.current as (...a: typeof args) => void)(...args)) as ServerToClientEvents[E];
-    // socket.io's overloads cannot follow a generic event name; the map above keeps it type safe.
-    (s.on as (event: E, fn: ServerToClientEvents[E]) => AppSocket)(event, listener);
-    return () => {
-      (s.off as (event: E, fn: ServerToClientEvents[E]) => AppSocket)(event, listener);
-    };
-  }, [event]);
+/** The 'job:status' events of one job, typed by its name: `useJobStatus('podcasts.sync', (e) => ...)`. */
+export function useJobStatus<N extends JobName>(name: N, handler: (event: JobStatusEvent<N>) => void): void {
+  useSocketEvent('job:status', (event) => {
+    if (isJobStatus(event, name)) handler(event);
+  });
 }

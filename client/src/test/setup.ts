@@ -1,7 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { authCheckAtom } from '@/lib/auth-check';
-import { badgesAtom, EMPTY_BADGES } from '@/lib/badges';
 import { savedIntentAtom, selectedIntentAtom } from '@/lib/intent';
 import { reloadSession } from '@/lib/session';
 import { appStore } from '@/lib/store';
@@ -19,7 +18,6 @@ afterEach(() => {
   localStorage.clear();
   sessionStorage.clear();
   appStore.set(toastsAtom, []);
-  appStore.set(badgesAtom, EMPTY_BADGES);
   appStore.set(selectedIntentAtom, null);
   appStore.set(savedIntentAtom, null);
   appStore.set(authCheckAtom, null);

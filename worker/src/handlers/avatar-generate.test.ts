@@ -1,5 +1,5 @@
 import { createLogger } from '@server/core/logger';
-import { collectEvents, nextEvent, startTestServer, type TestServer, testEnv } from '@server/test/harness';
+import { collectEvents, nextEvent, startTestServer, type TestServer, testEnv, until } from '@server/test/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../config';
 import { type RunningWorker, startWorker } from '../worker';
@@ -42,8 +42,13 @@ describe('server -> Redis -> worker -> socket, end to end', () => {
   it("runs a job queued by the server and pushes its status to the user's room only", async () => {
     const owner = await server.login();
     const other = await server.login();
-    // Let the avatar jobs queued by the two logins finish, so the events below are ours.
-    await new Promise((r) => setTimeout(r, 500));
+    // Let the avatar jobs queued by the two logins finish (polled, not slept), so the events below are ours.
+    for (const person of [owner, other]) {
+      await until(async () => {
+        const res = await server.call('GET', `/api/users/${person.user.id}`, { token: person.token });
+        return res.json.profilePicture;
+      }, 'the login avatar');
+    }
     const ownerSocket = await server.socket(owner.token);
     const otherSocket = await server.socket(other.token);
     const leaked = collectEvents(otherSocket, 'job:status');
@@ -73,7 +78,11 @@ describe('server -> Redis -> worker -> socket, end to end', () => {
     expect(image.headers.get('content-type')).toContain('image/svg+xml');
     expect(await image.text()).toContain('>Z</text>');
 
-    await new Promise((r) => setTimeout(r, 200));
+    // The other user's own job, run by the same worker after ours: once its 'completed' is here,
+    // anything of ours that leaked to them would have arrived before it.
+    const theirs = await server.call('POST', `/api/users/${other.user.id}/generated-avatar`, { token: other.token });
+    await nextEvent(otherSocket, 'job:status', (e) => e.jobId === theirs.json.jobId && e.state === 'completed');
     expect(leaked.filter(([e]) => (e as { jobId: string }).jobId === jobId)).toHaveLength(0);
+    expect(leaked.some(([e]) => (e as { jobId: string }).jobId === theirs.json.jobId)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PodcastSchema } from '@server/core/db/entities';
+import { sql } from '@server/core/db/sql';
 import { DEFAULT_FETCH_OPTIONS, safeFetchText } from '@server/core/net/safe-fetch';
 import type { JobPayload, JobResult } from '@shared/index';
 import Parser from 'rss-parser';
@@ -63,7 +64,8 @@ export async function syncFeed(em: EntityManager, podcastId: number, allowedIps:
       const guid = (item.guid ?? item.link ?? item.title ?? '').slice(0, 500);
       if (!guid || !item.title) continue;
       const published = item.isoDate ? new Date(item.isoDate) : null;
-      await em.getConnection().execute(
+      await sql(
+        em,
         `insert into podcast_episodes (podcast_id, guid, title, description, episode_number, published_at, duration_seconds)
          values (?, ?, ?, ?, ?, ?, ?)
          on conflict (podcast_id, guid) do update set title = excluded.title, description = excluded.description,

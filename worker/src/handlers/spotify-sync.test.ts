@@ -11,6 +11,7 @@ import {
 } from '@server/test/harness';
 import { connectSpotify, freePort, spotifyServerEnv } from '@server/test/spotify-flow';
 import { makeEpisode, makeShow, SpotifyStandIn, type StandInAccount } from '@server/test/spotify-stand-in';
+import { jobErrorText } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../config';
 import { type RunningWorker, startWorker } from '../worker';
@@ -259,7 +260,8 @@ describe('Spotify connect -> podcasts.sync in the worker -> library, against the
     const updated = nextEvent(socket, 'user:updated', (u) => !u.spotifyConnected);
     const event = await sync(me.token, me.user.id, socket);
     expect(event.state).toBe('failed');
-    expect(event.error).toMatch(/Reconnect Spotify/);
+    expect(event.error?.code).toBe('spotify_reconnect');
+    expect(jobErrorText(event)).toMatch(/Reconnect Spotify/);
     await updated;
     const user = await em().findOneOrFail(UserSchema, me.user.id);
     expect(user.spotifyAccessToken).toBeNull();

@@ -7,13 +7,14 @@ import {
   type SavedShow,
   SavedShowSchema,
   SpotifyApi,
+  SpotifyApiError,
   type SpotifyHttpOptions,
   SpotifyReconnectError,
   type SpotifyShow,
 } from '@server/core/spotify/spotify-client';
 import { loadSpotifyConfig, type SpotifyConfig } from '@server/core/spotify/spotify-config';
 import { hasTokens, userTokenSource } from '@server/core/spotify/spotify-tokens';
-import { type JobPayload, type JobResult, rooms } from '@shared/index';
+import { JobError, type JobPayload, type JobResult, rooms } from '@shared/index';
 import { UnrecoverableError } from 'bullmq';
 import type { JobContext } from './handler';
 
@@ -77,11 +78,13 @@ let cachedConfig: SpotifyConfig | undefined;
 /** The worker's Spotify settings, from the same environment variables as the server's. */
 export function workerSpotifyConfig(env: NodeJS.ProcessEnv = process.env): SpotifyConfig {
   cachedConfig ??= loadSpotifyConfig(env, {
-    isProduction: env.NODE_ENV === 'production',
+    isProduction: (env.NODE_ENV ?? 'production') === 'production',
     port: Number(env.PORT ?? 5000) || 5000,
   });
   return cachedConfig;
 }
+
+const FINAL = { final: true } as const;
 
 export async function runSpotifySync(
   payload: SpotifyPayload,
@@ -90,10 +93,10 @@ export async function runSpotifySync(
   http: SpotifyHttpOptions = {},
 ): Promise<Result> {
   const user = await ctx.em.findOne(UserSchema, payload.userId);
-  // Retrying cannot fix these: fail at once with a message the client can show.
+  // Retrying cannot fix these: fail at once (final), with a code the client turns into its text.
   if (!user) throw new UnrecoverableError(`User ${payload.userId} no longer exists`);
-  if (!config.configured) throw new UnrecoverableError('Spotify is not configured on this server');
-  if (!hasTokens(user)) throw new UnrecoverableError('Spotify is not connected. Reconnect Spotify.');
+  if (!config.configured) throw new JobError('spotify_unavailable', 'Spotify is not configured on this server.', FINAL);
+  if (!hasTokens(user)) throw new JobError('spotify_reconnect', undefined, FINAL);
 
   const api = new SpotifyApi(config, userTokenSource(ctx.em, user, config, http), http);
   const shows: SavedShow[] = [];
@@ -119,8 +122,10 @@ export async function runSpotifySync(
     if (error instanceof SpotifyReconnectError) {
       // The token source has already cleared the dead tokens: show the account as disconnected.
       ctx.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
-      throw new UnrecoverableError(error.message);
+      throw new JobError('spotify_reconnect', undefined, { ...FINAL, cause: error });
     }
+    // Network trouble, 5xx, rate limits: worth the retries with backoff.
+    if (error instanceof SpotifyApiError) throw new JobError('spotify_unavailable', error.message, { cause: error });
     throw error;
   }
 

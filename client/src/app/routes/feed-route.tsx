@@ -1,5 +1,5 @@
 import { FeedScreen } from '@/features/feed/feed-screen';
-import { useCurrentIntent, useCurrentUser } from '@/features/user/user-queries';
+import { useCurrentIntent, useCurrentUser } from '@/lib/user-queries';
 
 /** Feed (/): on the feed the intent changes locally only (SPEC section 4). */
 export default function FeedRoute() {

@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { MatchesScreen } from '@/features/matches/matches-screen';
-import { useCurrentIntent } from '@/features/user/user-queries';
 import { sessionAtom } from '@/lib/session';
+import { useCurrentIntent } from '@/lib/user-queries';
 
 /** Matches (/matches): the intent changes locally only, like on the feed. */
 export default function MatchesRoute() {

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useLogout } from '@/features/auth/use-logout';
 import { ProfilePlaceholder } from '@/features/profile/profile-placeholder';
 import { SpotifyConnectionCard } from '@/features/spotify/spotify-connection-card';
-import { useCurrentUser, useSaveIntent } from '@/features/user/user-queries';
+import { useCurrentUser, useSaveIntent } from '@/lib/user-queries';
 
 // Its own chunk: the header renders without waiting for the library code (search, upload, socket).
 const PodcastLibrarySection = lazy(() =>

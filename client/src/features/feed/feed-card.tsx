@@ -2,7 +2,7 @@ import { INTENT_INFO, type Intent } from '@shared/constants';
 import type { FeedItem } from '@shared/schemas/feed';
 import { animate, motion, type PanInfo, useMotionValue } from 'framer-motion';
 import { useRef, useState } from 'react';
-import { PodcastArtwork } from '@/features/podcasts/podcast-artwork';
+import { PodcastArtwork } from '@/components/podcast-artwork';
 import { toast } from '@/lib/toast';
 import {
   type DragDecision,

@@ -3,10 +3,10 @@ import type { Intent } from '@shared/constants';
 import type { FeedItem } from '@shared/schemas/feed';
 import type { MatchView } from '@shared/schemas/matches';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { apiRequest, endpointQuery, errorMessage } from '@/lib/api-client';
-import { badgesAtom } from '@/lib/badges';
+import { setFeedBadges } from '@/lib/badges';
 import { sessionAtom } from '@/lib/session';
 import { toast } from '@/lib/toast';
 
@@ -24,7 +24,6 @@ export function useFeed(intent: Intent) {
   const userId = session?.userId ?? 0;
   const feed = useQuery({ ...feedQuery(userId, intent), enabled: session !== null });
   const counts = useQuery({ ...feedCountsQuery(userId), enabled: session !== null });
-  const setBadges = useSetAtom(badgesAtom);
   const queryClient = useQueryClient();
 
   // A new intent refetches the counts as well (the feed refetches through its key).
@@ -36,8 +35,8 @@ export function useFeed(intent: Intent) {
   }, [intent, session, queryClient]);
 
   useEffect(() => {
-    if (counts.data) setBadges((current) => ({ ...current, feed: counts.data }));
-  }, [counts.data, setBadges]);
+    if (counts.data) setFeedBadges(queryClient, userId, counts.data);
+  }, [counts.data, queryClient, userId]);
 
   return feed;
 }

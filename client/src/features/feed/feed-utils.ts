@@ -1,7 +1,7 @@
 import type { Intent } from '@shared/constants';
 import { INTENT_INFO } from '@shared/constants';
 import type { FeedItem } from '@shared/schemas/feed';
-import { placeholderUrl } from '@/features/podcasts/podcast-artwork';
+import { placeholderUrl } from '@/components/podcast-artwork';
 
 /**
  * A display name with emoji, pictographs, variation selectors, joiners and private-use characters

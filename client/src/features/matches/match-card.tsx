@@ -1,7 +1,7 @@
 import type { MatchView } from '@shared/schemas/matches';
 import { MessageCircle, MoreHorizontal, Star } from 'lucide-react';
 import { useState } from 'react';
-import { placeholderUrl } from '@/features/podcasts/podcast-artwork';
+import { placeholderUrl } from '@/components/podcast-artwork';
 import { cn } from '@/lib/cn';
 
 interface MatchCardProps {

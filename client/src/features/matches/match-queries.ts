@@ -43,12 +43,22 @@ export function updateMatchLists(
   );
 }
 
-export function invalidateMatchLists(queryClient: QueryClient, userId: number): Promise<void> {
-  return queryClient.invalidateQueries({ predicate: (query) => isMatchListKey(userId, query.queryKey) });
+/** A new mutual match joins the loaded list of its intent at once (the list's select sorts it). */
+export function addMatchToList(queryClient: QueryClient, userId: number, match: MatchView): void {
+  queryClient.setQueryData<MatchView[]>(matchesQuery(userId, match.intent).queryKey, (current) =>
+    current && !current.some((m) => m.id === match.id) ? [match, ...current] : current,
+  );
 }
 
-export function removeMatchFromLists(queryClient: QueryClient, userId: number, matchId: number): void {
+/** An ended match leaves every cached list, and its single-match entries leave the cache. */
+export function forgetMatch(queryClient: QueryClient, userId: number, matchId: number): void {
   updateMatchLists(queryClient, userId, (matches) => matches.filter((m) => m.id !== matchId));
+  for (const query of [
+    endpointQuery(api.getMatch, { params: { matchId } }),
+    endpointQuery(api.getUserMatch, { params: { userId, matchId } }),
+  ]) {
+    queryClient.removeQueries({ queryKey: query.queryKey, exact: true });
+  }
 }
 
 /** PUT /api/matches/:id {isFavorite}: flips at once, rolls back if the server refuses. */
@@ -95,7 +105,7 @@ export function useUnmatch(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (matchId: number) => apiRequest(api.unmatch, { params: { matchId } }),
-    onSuccess: (_data, matchId) => removeMatchFromLists(queryClient, userId, matchId),
+    onSuccess: (_data, matchId) => forgetMatch(queryClient, userId, matchId),
   });
 }
 

@@ -3,17 +3,12 @@ import type { MatchView } from '@shared/schemas/matches';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import { createQueryClient } from '@/lib/query-client';
 import { type FetchHandler, jsonResponse, mockFetch } from '@/test/utils';
 import { sortMatches } from './match-queries';
 import { MatchesScreen } from './matches-screen';
-
-// A stand-in for the socket.io client, so the test can play 'match:*' events from the server.
-const fake = await vi.hoisted(async () => (await import('@/test/fake-socket')).createFakeSocket());
-
-vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
 
 const ME = 7;
 const LIST_URL = `/api/users/${ME}/matches?intent=romantic`;
@@ -334,16 +329,16 @@ describe('MatchesScreen', () => {
     expect(screen.getByText('Sam')).toBeTruthy();
   });
 
-  it("follows the socket: 'match:new' refetches, 'match:removed' drops the card", async () => {
-    const state = { matches: [makeMatch({ id: 60, name: 'First' })] };
+  // Socket events reach the screen through the cache (see realtime-bridge.test.tsx).
+  it('follows the cache: a match removed elsewhere leaves the grid and closes its options', async () => {
+    const state = { matches: [makeMatch({ id: 60, name: 'First' }), makeMatch({ id: 61, name: 'Second' })] };
     serve(state);
-    renderScreen();
-    await screen.findByText('First');
-    state.matches = [...state.matches, makeMatch({ id: 61, name: 'Second', matchPercentage: 99 })];
-    act(() => fake.emit('match:new', state.matches[1]));
-    expect(await screen.findByText('Second')).toBeTruthy();
-    act(() => fake.emit('match:removed', { matchId: 60, intent: 'romantic' }));
+    const { queryClient } = renderScreen();
+    fireEvent.click(await screen.findByRole('button', { name: 'More options for First' }));
+    expect(screen.getByRole('dialog', { name: 'Options for First' })).toBeTruthy();
+    act(() => queryClient.setQueryData<MatchView[]>([LIST_URL], (list) => list?.filter((m) => m.id !== 60)));
     await waitFor(() => expect(screen.queryByText('First')).toBeNull());
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByText('Second')).toBeTruthy();
   });
 

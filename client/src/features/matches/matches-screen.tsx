@@ -1,26 +1,15 @@
 import type { Intent } from '@shared/constants';
 import type { MatchView, ReportReason } from '@shared/schemas/matches';
-import { useQueryClient } from '@tanstack/react-query';
 import { HeartHandshake } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
 import { errorMessage } from '@/lib/api-client';
-import { useSocketEvent } from '@/lib/socket';
 import { toast } from '@/lib/toast';
 import { MatchCard } from './match-card';
 import { MatchOptionsDialog } from './match-options-dialog';
-import {
-  invalidateMatchLists,
-  removeMatchFromLists,
-  useBlockUser,
-  useMarkSeen,
-  useMatches,
-  useReportUser,
-  useToggleFavorite,
-  useUnmatch,
-} from './match-queries';
+import { useBlockUser, useMarkSeen, useMatches, useReportUser, useToggleFavorite, useUnmatch } from './match-queries';
 import { useSwipeRight } from './use-swipe-right';
 
 interface MatchesScreenProps {
@@ -68,7 +57,6 @@ function EmptyState() {
 /** Matches (/matches), SPEC section 2: the mutual matches of the current intent. */
 export function MatchesScreen({ userId, intent, onIntentChange }: MatchesScreenProps) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const matches = useMatches(userId, intent);
   const favorite = useToggleFavorite(userId, intent);
   const markSeen = useMarkSeen(userId);
@@ -78,13 +66,8 @@ export function MatchesScreen({ userId, intent, onIntentChange }: MatchesScreenP
   const [optionsFor, setOptionsFor] = useState<MatchView | null>(null);
   const swipe = useSwipeRight(() => navigate('/'));
 
-  useSocketEvent('match:new', () => {
-    void invalidateMatchLists(queryClient, userId);
-  });
-  useSocketEvent('match:removed', ({ matchId }) => {
-    removeMatchFromLists(queryClient, userId, matchId);
-    setOptionsFor((current) => (current?.id === matchId ? null : current));
-  });
+  // Live updates come through the cache (the realtime bridge): a match removed meanwhile closes its dialog.
+  const optionsMatch = optionsFor && matches.data?.some((m) => m.id === optionsFor.id) ? optionsFor : null;
 
   const seen = (match: MatchView) => {
     if (match.hasUnreadMessages) markSeen.mutate(match.id);
@@ -191,15 +174,15 @@ export function MatchesScreen({ userId, intent, onIntentChange }: MatchesScreenP
         <h1 className="text-3xl font-bold tracking-tight text-white">Matches</h1>
         {content}
       </div>
-      {optionsFor ? (
+      {optionsMatch ? (
         <MatchOptionsDialog
-          key={optionsFor.id}
-          name={optionsFor.matchedUser.displayName}
+          key={optionsMatch.id}
+          name={optionsMatch.matchedUser.displayName}
           busy={unmatch.isPending || block.isPending || report.isPending}
           onClose={() => setOptionsFor(null)}
-          onUnmatch={() => onUnmatch(optionsFor)}
-          onBlock={() => onBlock(optionsFor)}
-          onReport={(reason, details) => onReport(optionsFor, reason, details)}
+          onUnmatch={() => onUnmatch(optionsMatch)}
+          onBlock={() => onBlock(optionsMatch)}
+          onReport={(reason, details) => onReport(optionsMatch, reason, details)}
         />
       ) : null}
     </>

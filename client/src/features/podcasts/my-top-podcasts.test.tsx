@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { PodcastArtwork } from '@/components/podcast-artwork';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
 import { MyTopPodcasts } from './my-top-podcasts';
-import { PodcastArtwork } from './podcast-artwork';
 import { makeEntry } from './podcast-test-data';
 
 const LIBRARY_URL = '/api/users/7/podcasts';

@@ -1,11 +1,11 @@
 import type { UserPodcastEntry } from '@shared/schemas/podcasts';
 import { Eye, EyeOff, FileUp, Music2, RotateCw, Search, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { PodcastArtwork } from '@/components/podcast-artwork';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import { PodcastArtwork } from './podcast-artwork';
 import { useLibrary, useRemovePodcast, useSetPodcastHidden } from './podcast-queries';
 
 const SOURCE_LABELS: Record<UserPodcastEntry['source'], string> = {

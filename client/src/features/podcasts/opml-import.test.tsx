@@ -1,8 +1,9 @@
+import { JOB_ERROR_TEXTS } from '@shared/events';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
 import { importResultToast, OpmlImport } from './opml-import';
-import { OPML_MAX_BYTES, useLibrary } from './podcast-queries';
+import { OPML_MAX_BYTES } from './podcast-queries';
 
 // A stand-in for the socket.io client, so the test can play 'job:status' events from the worker.
 const fake = await vi.hoisted(async () => (await import('@/test/fake-socket')).createFakeSocket());
@@ -12,12 +13,6 @@ vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
 const UPLOAD_URL = '/api/users/7/podcasts/opml';
 const OPML =
   '<?xml version="1.0"?><opml version="2.0"><body><outline text="A" xmlUrl="https://a.example/rss"/></body></opml>';
-
-/** Something on the screen shows the library, so invalidating it refetches. */
-function LibraryProbe() {
-  useLibrary(7);
-  return null;
-}
 
 function fileInput() {
   return screen.getByTestId('opml-file-input') as HTMLInputElement;
@@ -29,25 +24,16 @@ function choose(file: File) {
 
 describe('OpmlImport', () => {
   it('uploads the file as multipart field "opml", toasts the result and follows the feed reading', async () => {
-    let libraryFetches = 0;
     let reply!: (response: Response) => void;
     const answer = new Promise<Response>((resolve) => {
       reply = resolve;
     });
     const fetchMock = mockFetch((url, init) => {
       if (url === UPLOAD_URL && init.method === 'POST') return answer;
-      if (url === '/api/users/7/podcasts') {
-        libraryFetches += 1;
-        return jsonResponse([]);
-      }
+      if (url === '/api/users/7/podcasts') return jsonResponse([]);
       return jsonResponse({}, { status: 404 });
     });
-    renderWithProviders(
-      <>
-        <OpmlImport userId={7} />
-        <LibraryProbe />
-      </>,
-    );
+    renderWithProviders(<OpmlImport userId={7} />);
 
     expect(fileInput().getAttribute('accept')).toBe('.opml,.xml,text/xml,application/xml,text/x-opml');
     choose(new File([OPML], 'subscriptions.opml', { type: 'text/x-opml' }));
@@ -71,16 +57,16 @@ describe('OpmlImport', () => {
 
     act(() => {
       fake.emit('job:status', { jobId: '41', name: 'podcasts.sync', state: 'active', progress: 50 });
-      fake.emit('job:status', { jobId: '99', name: 'other.job', state: 'completed', progress: 100 });
+      // Another job's event (typed by name) does not count towards the import.
+      fake.emit('job:status', { jobId: '99', name: 'avatar.generate', state: 'completed', progress: 100 });
     });
     await screen.findByText(/Reading feeds… 25%/);
 
-    const before = libraryFetches;
+    // The library refetch after each job is the realtime bridge's (realtime-bridge.test.tsx).
     act(() => {
       fake.emit('job:status', { jobId: '41', name: 'podcasts.sync', state: 'completed', progress: 100 });
     });
     await screen.findByText(/Reading feeds… 50%/);
-    await waitFor(() => expect(libraryFetches).toBeGreaterThan(before));
 
     act(() => {
       fake.emit('job:status', { jobId: '42', name: 'podcasts.sync', state: 'completed', progress: 100 });
@@ -111,6 +97,30 @@ describe('OpmlImport', () => {
     await screen.findByRole('button', { name: 'Import OPML' });
     // The job already finished: no progress indicator is left waiting.
     expect(screen.queryByText(/Reading feeds/)).toBeNull();
+  });
+
+  it("a failed feed job toasts its code's text", async () => {
+    mockFetch((url) =>
+      url === UPLOAD_URL
+        ? jsonResponse({ feeds: 1, added: 1, alreadyInLibrary: 0, skipped: 0, jobIds: ['8'] }, { status: 202 })
+        : jsonResponse([]),
+    );
+    renderWithProviders(<OpmlImport userId={7} />);
+    choose(new File([OPML], 'a.opml'));
+    await screen.findByText(/Reading feeds/);
+    act(() => {
+      fake.emit('job:status', {
+        jobId: '8',
+        name: 'podcasts.sync',
+        state: 'failed',
+        progress: 0,
+        error: { code: 'feed_unreachable', message: 'getaddrinfo ENOTFOUND a.example' },
+      });
+    });
+    await screen.findByText('Some feeds could not be read');
+    screen.getByText(JOB_ERROR_TEXTS['podcasts.sync'].feed_unreachable);
+    expect(screen.queryByText(/ENOTFOUND/)).toBeNull();
+    await waitFor(() => expect(screen.queryByText(/Reading feeds/)).toBeNull());
   });
 
   it("shows the server's message when the file is refused (400)", async () => {

@@ -1,23 +1,18 @@
-import type { JobStatusEvent } from '@shared/events';
+import { isJobFinished, type JobStatusEvent, jobErrorText } from '@shared/events';
 import type { OpmlImportResult } from '@shared/schemas/podcasts';
 import { useQueryClient } from '@tanstack/react-query';
 import { FileUp } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { useSocketEvent } from '@/lib/socket';
+import { useJobStatus } from '@/lib/socket';
 import { toast } from '@/lib/toast';
 import { libraryQuery, OPML_ACCEPT, OPML_MAX_BYTES, opmlErrorMessage, useImportOpml } from './podcast-queries';
 
-const SYNC_JOB_NAME = 'podcasts.sync';
 /** Stop waiting for job events after this long (socket down, worker busy): refetch and move on. */
 const SYNC_WATCH_TIMEOUT_MS = 3 * 60_000;
 
-type JobProgress = Pick<JobStatusEvent, 'state' | 'progress'>;
-
-function isFinished(job: JobProgress): boolean {
-  return job.state === 'completed' || job.state === 'failed';
-}
+type JobProgress = Pick<JobStatusEvent<'podcasts.sync'>, 'state' | 'progress'>;
 
 function formatSize(bytes: number): string {
   // Rounded up, so a file just over the limit never reads as '1.0 MB'.
@@ -46,8 +41,9 @@ export function importResultToast(result: OpmlImportResult): { title: string; de
 }
 
 /**
- * Follows the 'podcasts.sync' jobs of an import through 'job:status' events and refetches the
- * library whenever one completes. Events that arrive before the upload answer are remembered.
+ * Follows the 'podcasts.sync' jobs of an import through 'job:status' events for the progress bar
+ * (the realtime bridge refetches the library as each finishes). Events that arrive before the
+ * upload answer are remembered.
  */
 function useFeedSyncProgress(userId: number) {
   const queryClient = useQueryClient();
@@ -64,11 +60,8 @@ function useFeedSyncProgress(userId: number) {
     tracked.current = jobs;
   });
 
-  useSocketEvent('job:status', (event) => {
-    if (event.name !== SYNC_JOB_NAME) return;
+  useJobStatus('podcasts.sync', (event) => {
     const update = { state: event.state, progress: event.progress };
-    // Any finished library sync (also a Spotify one) brings new names and artwork: refetch.
-    if (event.state === 'completed') refetchLibrary();
     if (!(event.jobId in tracked.current)) {
       early.current.set(event.jobId, update);
       if (early.current.size > 50) early.current.delete(early.current.keys().next().value as string);
@@ -76,11 +69,7 @@ function useFeedSyncProgress(userId: number) {
     }
     setJobs((current) => (event.jobId in current ? { ...current, [event.jobId]: update } : current));
     if (event.state === 'failed') {
-      toast({
-        variant: 'destructive',
-        title: 'Some feeds could not be read',
-        description: event.error ?? 'The podcasts stay in your library; their details may be incomplete.',
-      });
+      toast({ variant: 'destructive', title: 'Some feeds could not be read', description: jobErrorText(event) });
     }
   });
 
@@ -92,23 +81,22 @@ function useFeedSyncProgress(userId: number) {
   }, []);
 
   const ids = Object.keys(jobs);
-  const active = ids.length > 0 && !ids.every((id) => isFinished(jobs[id] as JobProgress));
+  const active = ids.length > 0 && !ids.every((id) => isJobFinished(jobs[id] as JobProgress));
   const progress =
     ids.length === 0
       ? 0
       : Math.round(
           ids.reduce((sum, id) => {
             const job = jobs[id] as JobProgress;
-            return sum + (isFinished(job) ? 100 : Math.min(100, Math.max(0, job.progress)));
+            return sum + (isJobFinished(job) ? 100 : job.progress);
           }, 0) / ids.length,
         );
 
-  // All done (or nothing to watch any more): a last refetch, then forget the jobs.
+  // All done: forget the jobs.
   useEffect(() => {
     if (ids.length === 0 || active) return;
-    refetchLibrary();
     setJobs({});
-  }, [ids.length, active, refetchLibrary]);
+  }, [ids.length, active]);
 
   useEffect(() => {
     if (!active) return;

@@ -1,11 +1,11 @@
 import type { PodcastSummary } from '@shared/schemas/podcasts';
 import { Check, Plus, Search } from 'lucide-react';
 import { type KeyboardEvent, useId, useMemo, useRef, useState } from 'react';
+import { PodcastArtwork } from '@/components/podcast-artwork';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
-import { PodcastArtwork } from './podcast-artwork';
 import { SEARCH_DEBOUNCE_MS, useAddPodcast, useDebouncedValue, useLibrary, usePodcastSearch } from './podcast-queries';
 
 /** Moves focus between the enabled Add buttons of the results (and back to the input) with the arrow keys. */

@@ -1,4 +1,4 @@
-import type { JobStatusEvent } from '@shared/events';
+import { JOB_ERROR_TEXTS, type JobStatusEvent } from '@shared/events';
 import type { SpotifyStatus } from '@shared/schemas/spotify';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -24,10 +24,10 @@ function status(overrides: Partial<SpotifyStatus> = {}): SpotifyStatus {
   return { available: true, connected: false, spotifyId: null, lastSpotifySync: null, ...overrides };
 }
 
-/** Delivers a server event to the listeners useSocketEvent registered on the (unconnected) socket. */
+/** Delivers a server event to the listener the app registered on the (unconnected) socket. */
 function serverSends(event: JobStatusEvent) {
   act(() => {
-    for (const listener of getSocket().listeners('job:status')) (listener as (e: JobStatusEvent) => void)(event);
+    for (const listener of getSocket().listeners('job:status')) listener(event);
   });
 }
 
@@ -85,8 +85,27 @@ describe('SpotifyConnectionCard', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(jobs).toBe(2));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Refresh' }).hasAttribute('disabled')).toBe(true));
-    serverSends({ jobId: 'job-2', name: 'podcasts.sync', state: 'failed', progress: 0, error: 'boom' });
+    serverSends({
+      jobId: 'job-2',
+      name: 'podcasts.sync',
+      state: 'failed',
+      progress: 0,
+      error: { code: 'unknown', message: 'boom' },
+    });
     await screen.findByText('Failed to refresh Spotify data. Please try again.');
+
+    // Spotify refused the token: the toast says what to do, from the error code alone.
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(jobs).toBe(3));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Refresh' }).hasAttribute('disabled')).toBe(true));
+    serverSends({
+      jobId: 'job-3',
+      name: 'podcasts.sync',
+      state: 'failed',
+      progress: 0,
+      error: { code: 'spotify_reconnect', message: 'Spotify refused the renewed token: invalid_grant' },
+    });
+    await screen.findByText(JOB_ERROR_TEXTS['podcasts.sync'].spotify_reconnect);
   });
 
   it('a refused sync shows the failure toast', async () => {

@@ -1,17 +1,16 @@
 import { api } from '@shared/api';
-import type { JobStatusEvent } from '@shared/events';
+import { isJobFinished, jobErrorText } from '@shared/events';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { apiRequest, endpointQuery } from '@/lib/api-client';
-import { useSocketEvent } from '@/lib/socket';
+import { useJobStatus } from '@/lib/socket';
 import { toast } from '@/lib/toast';
+import { userQuery } from '@/lib/user-queries';
 
 export const SPOTIFY_TEXTS = {
   refreshed: { title: 'Spotify Refreshed', description: 'Your podcast data has been updated.' },
   refreshFailed: 'Failed to refresh Spotify data. Please try again.',
 } as const;
-
-const SYNC_JOB = 'podcasts.sync';
 
 export function spotifyStatusQuery(userId: number) {
   return endpointQuery(api.spotifyStatus, { params: { userId } });
@@ -19,7 +18,6 @@ export function spotifyStatusQuery(userId: number) {
 export function spotifyLibraryQuery(userId: number) {
   return endpointQuery(api.listUserPodcasts, { params: { userId } });
 }
-const userQuery = (userId: number) => endpointQuery(api.getUser, { params: { userId } });
 
 /** Polling fallback while a sync result is awaited, in case its socket event is missed. */
 const SYNC_POLL_MS = 2000;
@@ -76,8 +74,8 @@ export function useConnectSpotify() {
 }
 
 /**
- * 'Refresh': queues podcasts.sync and follows its job:status events for the outcome toast. Any
- * finished sync of this user (also the one a fresh connection starts) reloads status and library.
+ * 'Refresh': queues podcasts.sync and follows its job:status events for the outcome toast. The
+ * realtime bridge reloads status and library after any finished sync (also a fresh connection's).
  */
 export function useSpotifySync(userId: number) {
   const refreshData = useRefreshSpotifyData(userId);
@@ -93,21 +91,17 @@ export function useSpotifySync(userId: number) {
     toast(SPOTIFY_TEXTS.refreshed);
   }, [jobId, syncStartedFrom, lastSync, refreshData]);
 
-  useSocketEvent('job:status', (event: JobStatusEvent) => {
-    if (event.name !== SYNC_JOB || (event.state !== 'completed' && event.state !== 'failed')) return;
-    void refreshData();
-    if (event.jobId !== jobId) return;
+  useJobStatus('podcasts.sync', (event) => {
+    if (event.jobId !== jobId || !isJobFinished(event)) return;
     setJobId(null);
     if (event.state === 'completed') {
       toast(SPOTIFY_TEXTS.refreshed);
     } else {
-      const reconnect = /reconnect spotify/i.test(event.error ?? '');
+      // The code's own text (e.g. 'Reconnect Spotify'); SPEC's wording when the reason is unknown.
       toast({
         variant: 'destructive',
         title: 'Error',
-        description: reconnect
-          ? `${SPOTIFY_TEXTS.refreshFailed} Spotify access has expired: reconnect Spotify.`
-          : SPOTIFY_TEXTS.refreshFailed,
+        description: jobErrorText(event, { unknown: SPOTIFY_TEXTS.refreshFailed }),
       });
     }
   });
