@@ -17,18 +17,36 @@ import {
 import { calibrate, sharedPodcasts } from './match-score';
 import { idf, type LibraryEntry, listeningWeight, type Rarity, type TasteVector, tasteVector } from './taste-vector';
 
-type Sql = (text: string, params?: unknown[]) => Promise<Row[]>;
+type Sql = <T extends object = Row>(text: string, params?: unknown[]) => Promise<T[]>;
 
 /** Statements on this EntityManager's connection (inside a transaction: the transaction's own). */
 const sqlOf =
   (em: EntityManager): Sql =>
-  (text, params = []) =>
-    sql(em, text, params);
+  <T extends object = Row>(text: string, params: unknown[] = []) =>
+    sql<T>(em, text, params);
 
-const categoriesOf = (row: Row): string[] => {
-  const list = (row.categories as string[] | null) ?? [];
-  const primary = row.category as string | null;
-  return list.length > 0 ? list : primary ? [primary] : [];
+interface CategoryColumns {
+  category: string | null;
+  categories: string[] | null;
+}
+interface IdCount {
+  id: number;
+  n: number;
+}
+interface PostingRow {
+  user_id: number;
+  podcast_id: number;
+  times_listened: number;
+  episode_count: number | null;
+}
+interface UserIntent {
+  user_id: number;
+  intent: Intent;
+}
+
+const categoriesOf = (row: CategoryColumns): string[] => {
+  const list = row.categories ?? [];
+  return list.length > 0 ? list : row.category ? [row.category] : [];
 };
 
 // ------------------------------------------------------------------ rarity (listener counts)
@@ -38,13 +56,15 @@ let rarityCache: { at: number; rarity: Rarity } | undefined;
 export const RARITY_TTL_MS = 5 * 60_000;
 
 async function loadRarity(sql: Sql): Promise<Rarity> {
-  const rows = await sql(
-    'select podcast_id, count(*)::int as n from user_podcasts where not hidden group by podcast_id',
+  const rows = await sql<IdCount>(
+    'select podcast_id as id, count(*)::int as n from user_podcasts where not hidden group by podcast_id',
   );
-  const [usersRow] = await sql('select count(distinct user_id)::int as n from user_podcasts where not hidden');
+  const [usersRow] = await sql<{ n: number }>(
+    'select count(distinct user_id)::int as n from user_podcasts where not hidden',
+  );
   const counts = new Map<number, number>();
-  for (const row of rows) counts.set(row.podcast_id as number, row.n as number);
-  const users = (usersRow?.n as number) ?? 0;
+  for (const row of rows) counts.set(row.id, row.n);
+  const users = usersRow?.n ?? 0;
   return { users, listeners: (id) => counts.get(id) ?? 0 };
 }
 
@@ -95,23 +115,23 @@ function rowParams(rows: readonly OutRow[]): unknown[] {
 async function loadLibraries(sql: Sql, userIds: number[]): Promise<Map<number, LibraryEntry[]>> {
   const libraries = new Map<number, LibraryEntry[]>();
   if (userIds.length === 0) return libraries;
-  const rows = await sql(
+  const rows = await sql<PostingRow & CategoryColumns>(
     `select up.user_id, up.podcast_id, up.times_listened, up.episode_count, p.category, p.categories
        from user_podcasts up join podcasts p on p.id = up.podcast_id
       where up.user_id = any(?::int[]) and not up.hidden`,
     [intArray(userIds)],
   );
   for (const row of rows) {
-    const userId = row.user_id as number;
+    const userId = row.user_id;
     let list = libraries.get(userId);
     if (!list) {
       list = [];
       libraries.set(userId, list);
     }
     list.push({
-      podcastId: row.podcast_id as number,
-      timesListened: row.times_listened as number,
-      episodeCount: row.episode_count as number | null,
+      podcastId: row.podcast_id,
+      timesListened: row.times_listened,
+      episodeCount: row.episode_count,
       hidden: false,
       categories: categoriesOf(row),
     });
@@ -122,33 +142,30 @@ async function loadLibraries(sql: Sql, userIds: number[]): Promise<Map<number, L
 async function activeMasks(sql: Sql, userIds: number[]): Promise<Map<number, number>> {
   const masks = new Map<number, number>();
   if (userIds.length === 0) return masks;
-  const rows = await sql('select user_id, intent from user_profiles where active and user_id = any(?::int[])', [
-    intArray(userIds),
-  ]);
-  for (const row of rows) {
-    const id = row.user_id as number;
-    masks.set(id, (masks.get(id) ?? 0) | intentBit(row.intent as Intent));
-  }
+  const rows = await sql<UserIntent>(
+    'select user_id, intent from user_profiles where active and user_id = any(?::int[])',
+    [intArray(userIds)],
+  );
+  for (const row of rows) masks.set(row.user_id, (masks.get(row.user_id) ?? 0) | intentBit(row.intent));
   return masks;
 }
 
 /** People this user may never see (blocked either way) and, per person, the intents they acted in. */
 async function exclusionsFor(sql: Sql, userId: number) {
   const blocked = new Set<number>();
-  for (const row of await sql(
+  for (const row of await sql<{ other: number }>(
     'select blocked_id as other from blocks where blocker_id = ? union select blocker_id from blocks where blocked_id = ?',
     [userId, userId],
   )) {
-    blocked.add(row.other as number);
+    blocked.add(row.other);
   }
   const acted = new Map<number, number>();
-  for (const row of await sql(
+  for (const row of await sql<{ other: number; intent: Intent }>(
     `select case when user1_id = ? then user2_id else user1_id end as other, intent from matches
       where (user1_id = ? and user1_acted) or (user2_id = ? and user2_acted)`,
     [userId, userId, userId],
   )) {
-    const other = row.other as number;
-    acted.set(other, (acted.get(other) ?? 0) | intentBit(row.intent as Intent));
+    acted.set(row.other, (acted.get(row.other) ?? 0) | intentBit(row.intent));
   }
   return { blocked, acted };
 }
@@ -179,26 +196,25 @@ export async function recomputeUser(em: EntityManager, userId: number): Promise<
       const chosen = podcastsForPostings(me, rarity.listeners);
       const myWeight = new Map<number, number>();
       for (let k = 0; k < me.ids.length; k++) myWeight.set(me.ids[k] as number, me.weights[k] as number);
-      const postings = await sql(
+      const postings = await sql<PostingRow>(
         `select user_id, podcast_id, times_listened, episode_count from user_podcasts
           where podcast_id = any(?::int[]) and not hidden and user_id <> ?`,
         [intArray(chosen), userId],
       );
       const partial = new Map<number, number>();
       for (const row of postings) {
-        const podcastId = row.podcast_id as number;
-        const other = row.user_id as number;
+        const podcastId = row.podcast_id;
+        const other = row.user_id;
         if (blocked.has(other)) continue;
         const w =
-          listeningWeight(row.times_listened as number, row.episode_count as number | null) *
-          idf(rarity.listeners(podcastId), rarity.users);
+          listeningWeight(row.times_listened, row.episode_count) * idf(rarity.listeners(podcastId), rarity.users);
         partial.set(other, (partial.get(other) ?? 0) + (myWeight.get(podcastId) as number) * w);
       }
       for (const [other, score] of partial) if ((acted.get(other) ?? 0) !== ALL_INTENTS_MASK) top.push(score, other);
     }
-    const holders = (await sql('select user_id from feed_candidates where candidate_id = ?', [userId])).map(
-      (r) => r.user_id as number,
-    );
+    const holders = (
+      await sql<{ user_id: number }>('select user_id from feed_candidates where candidate_id = ?', [userId])
+    ).map((r) => r.user_id);
     const pool = [...new Set([...top.sorted().map((t) => t.key), ...holders])];
     const libraries = await loadLibraries(sql, pool);
     const vectors = new Map<number, TasteVector>();
@@ -261,21 +277,21 @@ export async function recomputeAll(
 ): Promise<RecomputeResult> {
   const sql = sqlOf(em);
   const started = Date.now();
-  const libraryRows = await sql(
+  const libraryRows = await sql<{ user_id: number; ids: number[]; plays: number[]; episodes: number[] }>(
     `select user_id, array_agg(podcast_id order by podcast_id) as ids,
             array_agg(times_listened order by podcast_id) as plays,
             array_agg(coalesce(episode_count, 0) order by podcast_id) as episodes
        from user_podcasts where not hidden group by user_id order by user_id`,
   );
-  const podcastRows = await sql(
+  const podcastRows = await sql<{ id: number } & CategoryColumns>(
     'select id, category, categories from podcasts where id in (select distinct podcast_id from user_podcasts)',
   );
   const categories = new Map<number, string[]>();
-  for (const row of podcastRows) categories.set(row.id as number, categoriesOf(row));
+  for (const row of podcastRows) categories.set(row.id, categoriesOf(row));
   log(`loaded ${libraryRows.length} libraries in ${Date.now() - started} ms`);
 
   const counts = new Map<number, number>();
-  for (const row of libraryRows) for (const id of row.ids as number[]) counts.set(id, (counts.get(id) ?? 0) + 1);
+  for (const row of libraryRows) for (const id of row.ids) counts.set(id, (counts.get(id) ?? 0) + 1);
   const rarity: Rarity = { users: libraryRows.length, listeners: (id) => counts.get(id) ?? 0 };
 
   const n = libraryRows.length;
@@ -283,12 +299,9 @@ export async function recomputeAll(
   const vectors: TasteVector[] = new Array(n);
   const indexOf = new Map<number, number>();
   for (let i = 0; i < n; i++) {
-    const row = libraryRows[i] as Row;
-    const ids = row.ids as number[];
-    const plays = row.plays as number[];
-    const episodes = row.episodes as number[];
-    userIds[i] = row.user_id as number;
-    indexOf.set(row.user_id as number, i);
+    const { user_id: userId, ids, plays, episodes } = libraryRows[i] as (typeof libraryRows)[number];
+    userIds[i] = userId;
+    indexOf.set(userId, i);
     vectors[i] = tasteVector(
       ids.map((podcastId, k) => ({
         podcastId,
@@ -321,22 +334,28 @@ export async function recomputeAll(
     }
   }
 
-  const activeRows = await sql('select user_id, intent from user_profiles where active');
+  const activeRows = await sql<UserIntent>('select user_id, intent from user_profiles where active');
   const active = new Uint8Array(n);
   for (const row of activeRows) {
-    const i = indexOf.get(row.user_id as number);
-    if (i !== undefined) active[i] = (active[i] as number) | intentBit(row.intent as Intent);
+    const i = indexOf.get(row.user_id);
+    if (i !== undefined) active[i] = (active[i] as number) | intentBit(row.intent);
   }
   const blockedPairs = new Set<string>();
-  for (const row of await sql('select blocker_id, blocked_id from blocks')) {
+  for (const row of await sql<{ blocker_id: number; blocked_id: number }>(
+    'select blocker_id, blocked_id from blocks',
+  )) {
     blockedPairs.add(`${row.blocker_id}:${row.blocked_id}`);
     blockedPairs.add(`${row.blocked_id}:${row.blocker_id}`);
   }
   const acted = new Map<string, number>();
-  for (const row of await sql(
-    'select user1_id, user2_id, intent, user1_acted, user2_acted from matches where user1_acted or user2_acted',
-  )) {
-    const bit = intentBit(row.intent as Intent);
+  for (const row of await sql<{
+    user1_id: number;
+    user2_id: number;
+    intent: Intent;
+    user1_acted: boolean;
+    user2_acted: boolean;
+  }>('select user1_id, user2_id, intent, user1_acted, user2_acted from matches where user1_acted or user2_acted')) {
+    const bit = intentBit(row.intent);
     if (row.user1_acted) {
       const key = `${row.user1_id}:${row.user2_id}`;
       acted.set(key, (acted.get(key) ?? 0) | bit);
@@ -414,10 +433,10 @@ export async function recomputeAll(
     where not exists (select 1 from user_podcasts up where up.user_id = fc.user_id and not up.hidden)`);
   await sql(`delete from feed_candidate_runs`);
   await sql(`insert into feed_candidate_runs (user_id, computed_at) select id, now() from users`);
-  const [total] = await sql('select count(*)::int as n from feed_candidates');
+  const [total] = await sql<{ n: number }>('select count(*)::int as n from feed_candidates');
   rarityCache = { at: Date.now(), rarity };
   log(`stored ${total?.n} rows in ${Date.now() - started} ms`);
-  return { users: n, rows: (total?.n as number) ?? rows };
+  return { users: n, rows: total?.n ?? rows };
 }
 
 export const FEED_INTENTS: readonly Intent[] = INTENTS;

@@ -21,7 +21,10 @@ export function healthRoutes(deps: AppDeps): Router {
   const router = Router();
   router.get(api.health.path, async (_req, res) => {
     const [database, redis, workers] = await Promise.all([
-      timed(() => deps.orm.em.getConnection().execute('select 1')),
+      timed(async () => {
+        const check = await deps.orm.checkConnection();
+        if (!check.ok) throw check.error ?? new Error(check.reason);
+      }),
       timed(() => deps.redis.ping()),
       timed(() => deps.redis.zcount(WORKER_HEARTBEAT.key, Date.now(), '+inf')),
     ]);
