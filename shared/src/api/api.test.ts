@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { DevLoginBodySchema } from '../schemas/auth';
 import { IdSchema } from '../schemas/common';
 import { UpdateUserBodySchema } from '../schemas/user';
-import { api, buildPath } from '.';
+import { ACCESS_PARAM, api, buildPath, defineEndpoint } from '.';
 
 describe('buildPath', () => {
   it('fills parameters, encodes them and appends the query', () => {
@@ -39,5 +40,33 @@ describe('schemas', () => {
       expect(endpoint.path.startsWith('/api/')).toBe(true);
       expect(endpoint.response).toBeDefined();
     }
+  });
+});
+
+describe('access rules in the contract', () => {
+  it('gives every endpoint a rule, and the path parameter its rule reads', () => {
+    for (const [name, endpoint] of Object.entries(api)) {
+      const param = ACCESS_PARAM[endpoint.access];
+      if (param) expect(endpoint.path, name).toContain(`:${param}`);
+    }
+  });
+
+  it('refuses, at compile time and at run time, an endpoint whose rule reads a missing path parameter', () => {
+    expect(() =>
+      defineEndpoint({
+        method: 'GET',
+        path: '/api/things',
+        access: 'owner',
+        response: z.object({}),
+        // @ts-expect-error -- 'owner' needs :userId in params
+        params: z.strictObject({ id: IdSchema }),
+      }),
+    ).toThrow(/needs the path parameter :userId/);
+  });
+
+  it('does not compile an endpoint without an access rule', () => {
+    // @ts-expect-error -- access is required
+    const build = () => defineEndpoint({ method: 'GET', path: '/api/things', response: z.object({}) });
+    expect(build).toBeTypeOf('function');
   });
 });
