@@ -1,7 +1,7 @@
 // Keeps feed_candidates fresh: for one user after their library changes (the `matches.recompute`
 // job, or on demand when the feed finds no run yet), or for everyone at once (periodic refresh of
 // rarity weights, benchmark). Scores come from match-score.ts; see docs/matching.md.
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { DeadlockException, type EntityManager } from '@mikro-orm/postgresql';
 import { INTENTS, type Intent } from '@shared/index';
 import { intArray, type Row, sql } from '../db/sql';
 import {
@@ -97,8 +97,40 @@ function outRow(userId: number, me: TasteVector, candidateId: number, other: Tas
   return { userId, candidateId, score: calibrate(raw), raw, shared };
 }
 
-const INSERT_ROWS = `insert into feed_candidates (user_id, candidate_id, score, raw, shared_podcast_ids)
-  select u, c, s, r, sh::int[] from unnest(?::int[], ?::int[], ?::int[], ?::float8[], ?::text[]) as t(u, c, s, r, sh)`;
+/** Upserts rows: a row another recompute wrote meanwhile is replaced, never a duplicate-key error. */
+const UPSERT_ROWS = `insert into feed_candidates (user_id, candidate_id, score, raw, shared_podcast_ids)
+  select u, c, s, r, sh::int[] from unnest(?::int[], ?::int[], ?::int[], ?::float8[], ?::text[]) as t(u, c, s, r, sh)
+  on conflict (user_id, candidate_id) do update
+    set score = excluded.score, raw = excluded.raw, shared_podcast_ids = excluded.shared_podcast_ids`;
+
+/** Advisory-lock namespaces (two-int keys): computing one user's list, and writing rows of a user's list. */
+const COMPUTE_LOCK = 0x6d617463; // 'matc'
+const WRITE_LOCK = 0x66656564; // 'feed'
+
+/**
+ * Takes the write locks of these users' lists, in ascending id order, so recomputes that write into
+ * each other's lists (mirror rows) queue instead of deadlocking. Every writer of feed_candidates
+ * rows of one user (user_id) holds that user's write lock, except the full recompute, which is
+ * alone in a worker job and retried.
+ */
+async function lockListsForWriting(sql: Sql, userIds: Iterable<number>): Promise<void> {
+  const ids = [...new Set(userIds)].sort((a, b) => a - b);
+  await sql('select count(pg_advisory_xact_lock(?::int, id)) from unnest(?::int[]) with ordinality as t(id, n)', [
+    WRITE_LOCK,
+    intArray(ids),
+  ]);
+}
+
+/** Runs a transaction again when the database aborted it to break a deadlock (at most 3 tries). */
+async function retryOnDeadlock<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof DeadlockException) || attempt >= 3) throw error;
+    }
+  }
+}
 
 function rowParams(rows: readonly OutRow[]): unknown[] {
   return [
@@ -181,10 +213,14 @@ export interface RecomputeResult {
  * user get the new score. Runs in one transaction.
  */
 export async function recomputeUser(em: EntityManager, userId: number): Promise<RecomputeResult> {
+  return retryOnDeadlock(() => recomputeUserOnce(em, userId));
+}
+
+async function recomputeUserOnce(em: EntityManager, userId: number): Promise<RecomputeResult> {
   return em.transactional(async (tx) => {
     const sql = sqlOf(tx);
     // One recompute per user at a time; a concurrent one waits and then redoes the work.
-    await sql('select pg_advisory_xact_lock(?::int, ?::int)', [0x6d617463, userId]);
+    await sql('select pg_advisory_xact_lock(?::int, ?::int)', [COMPUTE_LOCK, userId]);
     const rarity = await cachedRarity(sql);
     const mine = (await loadLibraries(sql, [userId])).get(userId) ?? [];
     const me = tasteVector(mine, rarity);
@@ -241,21 +277,17 @@ export async function recomputeUser(em: EntityManager, userId: number): Promise<
       } else dropMirror.push(other);
     }
 
+    // This user's list and every list that gains, keeps or loses this user.
+    await lockListsForWriting(sql, [userId, ...mirrorIds]);
     await sql('delete from feed_candidates where user_id = ?', [userId]);
-    if (forward.length > 0) await sql(INSERT_ROWS, rowParams(forward));
+    if (forward.length > 0) await sql(UPSERT_ROWS, rowParams(forward));
     if (dropMirror.length > 0) {
       await sql('delete from feed_candidates where candidate_id = ? and user_id = any(?::int[])', [
         userId,
         intArray(dropMirror),
       ]);
     }
-    if (mirror.length > 0) {
-      await sql(
-        `${INSERT_ROWS} on conflict (user_id, candidate_id) do update
-           set score = excluded.score, raw = excluded.raw, shared_podcast_ids = excluded.shared_podcast_ids`,
-        rowParams(mirror),
-      );
-    }
+    if (mirror.length > 0) await sql(UPSERT_ROWS, rowParams(mirror));
     await sql(
       `insert into feed_candidate_runs (user_id, computed_at) values (?, now())
          on conflict (user_id) do update set computed_at = excluded.computed_at`,
@@ -378,7 +410,7 @@ export async function recomputeAll(
     await em.transactional(async (tx) => {
       await sqlOf(tx)('set local synchronous_commit = off');
       await sqlOf(tx)('delete from feed_candidates where user_id = any(?::int[])', [intArray(batchUsers)]);
-      if (batch.length > 0) await sqlOf(tx)(INSERT_ROWS, rowParams(batch));
+      if (batch.length > 0) await sqlOf(tx)(UPSERT_ROWS, rowParams(batch));
     });
     batchUsers = [];
     rows += batch.length;

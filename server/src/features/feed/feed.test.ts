@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Intent } from '@shared/index';
+import { FEED_PAGE_SIZE, type Intent } from '@shared/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recomputeUser, resetRarityCache } from '../../core/matching/precompute';
 import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
@@ -201,4 +201,29 @@ describe('feed', () => {
     expect(res.status).toBe(400);
     expect(res.json.message).toMatch(/intent/);
   });
+
+  it('computes the first feeds of many newcomers with overlapping tastes at the same moment', async () => {
+    // Each first read recomputes that person and writes rows into everyone else's lists (mirror
+    // rows), so simultaneous recomputes write into each other's lists: 40 of them, 4x the pool.
+    const shows = await podcasts(4);
+    const people = await Promise.all(Array.from({ length: 40 }, () => person()));
+    for (const [i, p] of people.entries()) await listen(p, shows.slice(0, 2 + (i % 3)));
+    resetRarityCache();
+    const reads = await Promise.all(people.map((p) => feed(p)));
+    expect(reads.map((r) => r.status)).toEqual(people.map(() => 200));
+    // No duplicates, and nobody left with an empty list (which pairs are stored depends on which rare
+    // shows each recompute looked at; the periodic full recompute evens that out).
+    const ids = `{${people.map((p) => p.id)}}`;
+    const [rows] = await exec(
+      `select count(*)::int as n, count(distinct (user_id, candidate_id))::int as pairs,
+              count(distinct user_id)::int as listers
+         from feed_candidates where user_id = any(?::int[]) and candidate_id = any(?::int[])`,
+      [ids, ids],
+    );
+    expect(rows?.n).toBe(rows?.pairs);
+    expect(rows?.listers).toBe(40);
+    const again = await Promise.all(people.map((p) => feed(p)));
+    for (const res of again) expect(res.json.length).toBeGreaterThan(0);
+  });
 });
+

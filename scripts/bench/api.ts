@@ -1,0 +1,571 @@
+// API load benchmark: many virtual users at once, several times the database pool size, against
+// the real server and worker (both in this process) in a separate local stack (.data/bench-api).
+// A population of people is made over HTTP (dev login, 8-15 catalog shows each), then for a fixed
+// time every virtual user repeatedly takes a free person and does one thing as them: like, pass,
+// read the feed, the feed counts, the matches list, or edit the library (add, hide/unhide,
+// remove; each edit queues the person's candidate recompute for the worker), or sign up someone
+// new who then reads their first feed. Prints a table and, last, one JSON line; exits 1 if any
+// answer was a 5xx. Usage: npm run bench:api (docs/performance.md)
+// Knobs: BENCH_USERS=200 BENCH_CONCURRENCY=80 BENCH_SECONDS=60 BENCH_SEED=1 BENCH_SIGNUP_PERCENT=1
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadConfig } from '@server/config';
+import { initOrm, migrate } from '@server/core/db/orm';
+import { ormConfig } from '@server/core/db/orm-config';
+import { mulberry32 } from '@server/core/db/seeders/demo-library';
+import { seedDemoData } from '@server/core/db/seeders/demo-seed';
+import { createLogger, type Logger } from '@server/core/logger';
+import { type RunningServer, startServer } from '@server/server';
+import { INTENTS, type Intent, QUEUES } from '@shared/index';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { loadWorkerConfig } from '../../worker/src/config';
+import { type RunningWorker, startWorker } from '../../worker/src/worker';
+import { type LocalStack, recreateDatabase, startLocalStack } from '../lib/local-stack';
+
+const USERS = Number(process.env.BENCH_USERS ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 80);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const SEED = Number(process.env.BENCH_SEED ?? 1);
+/** Share of newcomers in the mix, in percent (taken from the feed reads); 0 = a fixed population. */
+const SIGNUP_PERCENT = Math.min(24, Math.max(0, Number(process.env.BENCH_SIGNUP_PERCENT ?? 1)));
+const SHOWS_MIN = 8;
+const SHOWS_MAX = 15;
+/** Concurrency of the population setup (it is not measured). */
+const SETUP_CONCURRENCY = 10;
+/** A request still unanswered after this long counts as an error (the server must answer). */
+const REQUEST_TIMEOUT_MS = 120_000;
+const DATA_DIR = path.resolve('.data/bench-api');
+const POOL_MAX = (ormConfig('postgres://x@localhost/x').pool as { max?: number } | undefined)?.max ?? Number.NaN;
+
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+// ------------------------------------------------------------------ clean shutdown, also on Ctrl-C
+
+let stack: Promise<LocalStack> | undefined;
+let server: Promise<RunningServer> | undefined;
+let worker: Promise<RunningWorker | undefined> | undefined;
+let stopping = false;
+let cleaned: Promise<void> | undefined;
+
+/** Stops what was started (or is still starting), in order: worker, server, then the services. */
+function cleanup(): Promise<void> {
+  cleaned ??= (async () => {
+    const settle = async <T>(p: Promise<T> | undefined) => (p ? p.catch(() => undefined) : undefined);
+    const w = await settle(worker);
+    await w?.close().catch((error: Error) => log(`worker close: ${error.message}`));
+    const s = await settle(server);
+    await s?.close().catch((error: Error) => log(`server close: ${error.message}`));
+    const st = await settle(stack);
+    await st?.stop();
+  })();
+  return cleaned;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping the server, the worker and the local stack`);
+    setTimeout(() => process.exit(130), 45_000).unref();
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+/** After a signal the main flow stops here for good; the signal handler cleans up and exits. */
+const parkIfStopping = () => (stopping ? new Promise<never>(() => {}) : Promise.resolve());
+
+// ------------------------------------------------------------------ helpers
+
+const random = mulberry32(SEED);
+const randomInt = (n: number) => Math.floor(random() * n);
+const pickOne = <T>(list: readonly T[]): T => list[randomInt(list.length)] as T;
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const run = async () => {
+    while (next < items.length && !stopping) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+  return out;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] as number;
+}
+const round = (x: number) => Math.round(x * 100) / 100;
+
+/** One line per kind of message: SQL literals and numbers out, long statements cut in the middle. */
+function shorten(message: string): string {
+  const flat = (message.split(' - detail:', 1)[0] ?? message)
+    .replace(/'\{[^']*\}'/g, "'{…}'")
+    .replace(/\d+/g, 'N')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (flat.length <= 200) return flat;
+  // "<statement> - <database error>": keep the start and the error.
+  const error = flat.lastIndexOf(' - ');
+  return error > 0 ? `${flat.slice(0, 80)} … ${flat.slice(error + 3, error + 123)}` : `${flat.slice(0, 200)} …`;
+}
+
+/** Server and worker log lines at warn and above: the first few printed, all counted by message. */
+function countingLogger(name: string, counts: Map<string, number>): Logger {
+  const inner = createLogger(name, 'warn');
+  const MAX_PRINTED = 5;
+  let printed = 0;
+  const record = (level: 'warn' | 'error', message: string, extra?: unknown) => {
+    const cause = extra instanceof Error ? ` (${extra.name})` : '';
+    const key = `${measuring ? 'run' : 'setup'}: ${level} [${name}] ${shorten(message)}${cause}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (printed++ >= MAX_PRINTED) return;
+    // Errors as one line (name and message without the statement's parameters), not a stack.
+    const detail = extra instanceof Error ? `${extra.name}: ${shorten(extra.message)}` : extra;
+    inner[level](message.length > 300 ? shorten(message) : message, detail);
+  };
+  return {
+    debug: () => {},
+    info: () => {},
+    warn: (m, e) => record('warn', m, e),
+    error: (m, e) => record('error', m, e),
+  };
+}
+
+// ------------------------------------------------------------------ HTTP with figures
+
+type Op =
+  | 'like'
+  | 'pass'
+  | 'feed'
+  | 'feedCounts'
+  | 'matches'
+  | 'libraryAdd'
+  | 'libraryHide'
+  | 'libraryRemove'
+  | 'signup'
+  | 'firstFeed';
+/**
+ * Share of each choice in the mix (sums to 100). `signup` is a newcomer: dev login, 8-15 shows
+ * added (counted as libraryAdd), then the first feed read (`firstFeed`, which computes their
+ * candidates in the request while the worker recomputes others); they then join the population.
+ */
+const MIX: [Op, number][] = [
+  ['like', 28],
+  ['pass', 14],
+  ['feed', 24 - SIGNUP_PERCENT],
+  ['feedCounts', 10],
+  ['matches', 10],
+  ['libraryAdd', 6],
+  ['libraryHide', 5],
+  ['libraryRemove', 3],
+  ['signup', SIGNUP_PERCENT],
+];
+const OPS: Op[] = [...MIX.map(([op]) => op), 'firstFeed'];
+
+interface OpStats {
+  ms: number[];
+  statuses: Map<string, number>;
+  /** Answers other than the status expected for the operation (4xx never are: the driver knows its state). */
+  errors: number;
+  serverErrors: number;
+}
+const figures = new Map<Op, OpStats>(
+  OPS.map((op) => [op, { ms: [], statuses: new Map(), errors: 0, serverErrors: 0 }]),
+);
+let measuring = false;
+let mutualAnswers = 0;
+
+interface Answer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: the driver reads arbitrary JSON answers
+  json: any;
+}
+
+let baseUrl = '';
+
+async function call(op: Op | null, method: string, url: string, token: string, body?: unknown, expected = 200) {
+  const start = performance.now();
+  let answer: Answer;
+  let label: string;
+  try {
+    const res = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    answer = { status: res.status, json };
+    label = String(res.status);
+  } catch (error) {
+    answer = { status: 0, json: undefined };
+    label = (error as Error).name === 'TimeoutError' ? 'timeout' : 'network';
+  }
+  const ms = performance.now() - start;
+  if (op && measuring) {
+    const s = figures.get(op) as OpStats;
+    s.ms.push(ms);
+    s.statuses.set(label, (s.statuses.get(label) ?? 0) + 1);
+    if (answer.status !== expected) s.errors++;
+    if (answer.status >= 500) s.serverErrors++;
+  }
+  if (!op && answer.status !== expected) {
+    throw new Error(`${method} ${url}: ${label} ${JSON.stringify(answer.json)?.slice(0, 200)}`);
+  }
+  return answer;
+}
+
+// ------------------------------------------------------------------ the population
+
+interface Entry {
+  id: number;
+  podcastId: number;
+  hidden: boolean;
+}
+interface Person {
+  id: number;
+  token: string;
+  library: Entry[];
+  /** Ids from the last feed read per intent, not yet liked or passed. */
+  feed: Partial<Record<Intent, number[]>>;
+  busy: boolean;
+}
+
+/** Zipf (s = 1) over the catalog ranks: a few shows are in many libraries, most in few. */
+function zipfIndex(n: number): number {
+  return Math.min(n, Math.floor(Math.exp(random() * Math.log(n + 1)))) - 1;
+}
+
+const runId = Date.now().toString(36);
+let signups = 0;
+
+/** Someone new: dev login, then 8-15 catalog shows (Zipf), one request each. `op` null: setup, not measured. */
+async function newcomer(catalog: number[], op: 'signup' | null): Promise<Person> {
+  const login = await call(op, 'POST', '/api/auth/dev-login', '', { username: `bench_${runId}_${signups++}` });
+  if (login.status !== 200) throw new Error(`dev login answered ${login.status}`);
+  const person: Person = { id: login.json.user.id, token: login.json.token, library: [], feed: {}, busy: false };
+  const wanted = SHOWS_MIN + randomInt(SHOWS_MAX - SHOWS_MIN + 1);
+  const chosen = new Set<number>();
+  while (chosen.size < wanted) chosen.add(catalog[zipfIndex(catalog.length)] as number);
+  for (const podcastId of chosen) {
+    const res = await call(
+      op && 'libraryAdd',
+      'POST',
+      `/api/users/${person.id}/podcasts`,
+      person.token,
+      { podcastId },
+      201,
+    );
+    if (res.status === 201) person.library.push({ id: res.json.id, podcastId, hidden: false });
+  }
+  return person;
+}
+
+async function makePopulation(catalog: number[]): Promise<Person[]> {
+  const people = await mapLimit(
+    Array.from({ length: USERS }, (_, i) => i),
+    SETUP_CONCURRENCY,
+    () => newcomer(catalog, null),
+  );
+  await parkIfStopping();
+  const entries = people.reduce((n, p) => n + p.library.length, 0);
+  log(`population: ${people.length} people, ${entries} library entries`);
+  return people;
+}
+
+/** Waits until the worker has done every queued job (avatars, candidate recomputes). */
+async function drainQueues(redisUrl: string, limitMs: number): Promise<boolean> {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queues = Object.values(QUEUES).map((name) => new Queue(name, { connection }));
+  try {
+    const deadline = Date.now() + limitMs;
+    while (Date.now() < deadline && !stopping) {
+      let pending = 0;
+      for (const q of queues) {
+        const c = await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+        pending += Object.values(c).reduce((s, n) => s + n, 0);
+      }
+      if (pending === 0) return true;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return false;
+  } finally {
+    await Promise.all(queues.map((q) => q.close()));
+    connection.disconnect();
+  }
+}
+
+// ------------------------------------------------------------------ the mix
+
+function chooseOp(): Op {
+  let x = random() * 100;
+  for (const [op, weight] of MIX) {
+    x -= weight;
+    if (x < 0) return op;
+  }
+  return 'feed';
+}
+
+async function act(person: Person, people: Person[], catalog: number[]): Promise<void> {
+  const intent = pickOne(INTENTS);
+  let op = chooseOp();
+  if (op === 'libraryRemove' && person.library.length <= SHOWS_MIN) op = 'libraryHide';
+  if ((op === 'libraryHide' || op === 'libraryRemove') && person.library.length === 0) op = 'libraryAdd';
+  switch (op) {
+    case 'like':
+    case 'pass': {
+      // Someone from their feed when there is one, else anyone: likes between bench people then
+      // meet from both sides often enough to make mutual matches during the run.
+      const fromFeed = person.feed[intent];
+      let target = fromFeed?.length ? (fromFeed.shift() as number) : pickOne(people).id;
+      if (target === person.id) target = (people.find((p) => p.id !== person.id) as Person).id;
+      const res = await call(op, 'POST', '/api/matches', person.token, {
+        user1Id: person.id,
+        user2Id: target,
+        intent,
+        user1Liked: op === 'like',
+      });
+      if (res.json?.isMutualMatch && op === 'like') mutualAnswers++;
+      return;
+    }
+    case 'feed': {
+      const res = await call(op, 'GET', `/api/users/${person.id}/feed?intent=${intent}`, person.token);
+      if (Array.isArray(res.json)) person.feed[intent] = (res.json as { id: number }[]).map((item) => item.id);
+      return;
+    }
+    case 'feedCounts':
+      await call(op, 'GET', `/api/users/${person.id}/feed-counts`, person.token);
+      return;
+    case 'signup': {
+      const fresh = await newcomer(catalog, 'signup');
+      const res = await call('firstFeed', 'GET', `/api/users/${fresh.id}/feed?intent=${intent}`, fresh.token);
+      if (Array.isArray(res.json)) fresh.feed[intent] = (res.json as { id: number }[]).map((item) => item.id);
+      people.push(fresh);
+      return;
+    }
+    case 'matches':
+      await call(op, 'GET', `/api/users/${person.id}/matches?intent=${intent}`, person.token);
+      return;
+    case 'libraryAdd': {
+      const owned = new Set(person.library.map((e) => e.podcastId));
+      let podcastId = catalog[zipfIndex(catalog.length)] as number;
+      for (let tries = 0; owned.has(podcastId) && tries < 20; tries++) podcastId = pickOne(catalog);
+      const res = await call(op, 'POST', `/api/users/${person.id}/podcasts`, person.token, { podcastId }, 201);
+      if (res.status === 201 && !owned.has(podcastId))
+        person.library.push({ id: res.json.id, podcastId, hidden: false });
+      return;
+    }
+    case 'libraryHide': {
+      const entry = pickOne(person.library);
+      const res = await call(op, 'PUT', `/api/user-podcasts/${entry.id}`, person.token, { hidden: !entry.hidden });
+      if (res.status === 200) entry.hidden = !entry.hidden;
+      return;
+    }
+    case 'libraryRemove': {
+      const index = randomInt(person.library.length);
+      const entry = person.library[index] as Entry;
+      const res = await call(op, 'DELETE', `/api/user-podcasts/${entry.id}`, person.token);
+      if (res.status === 200) person.library.splice(index, 1);
+      return;
+    }
+  }
+}
+
+/** A free person, held until released: one virtual user acts as a given person at a time. */
+function takeFree(people: Person[]): Person {
+  let i = randomInt(people.length);
+  while ((people[i] as Person).busy) i = (i + 1) % people.length;
+  const person = people[i] as Person;
+  person.busy = true;
+  return person;
+}
+
+async function drive(people: Person[], catalog: number[]): Promise<number> {
+  const started = performance.now();
+  const deadline = started + SECONDS * 1000;
+  measuring = true;
+  const virtualUser = async () => {
+    while (!stopping && performance.now() < deadline) {
+      const person = takeFree(people);
+      try {
+        await act(person, people, catalog);
+      } finally {
+        person.busy = false;
+      }
+    }
+  };
+  const progress = setInterval(() => {
+    const now = performance.now();
+    let n = 0;
+    let e = 0;
+    for (const s of figures.values()) {
+      n += s.ms.length;
+      e += s.serverErrors;
+    }
+    log(`${Math.round((now - started) / 1000)} s: ${n} requests answered, ${e} 5xx`);
+  }, 10_000);
+  try {
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, people.length) }, virtualUser));
+  } finally {
+    clearInterval(progress);
+    measuring = false;
+  }
+  return (performance.now() - started) / 1000;
+}
+
+// ------------------------------------------------------------------ main
+
+const logCounts = new Map<string, number>();
+let exitCode = 0;
+try {
+  const startedAt = performance.now();
+  stack = startLocalStack({ dataDir: DATA_DIR, database: 'postgres', persistRedis: false, log });
+  const services = await stack;
+  await parkIfStopping();
+  const databaseUrl = await recreateDatabase(services.postgresBaseUrl, 'podmatch_bench_api');
+  const redisUrl = `${services.redisUrl.replace(/\/\d*$/, '')}/0`;
+  const orm = await initOrm(databaseUrl);
+  try {
+    await migrate(orm);
+    // The podcast catalog and the demo people, as on a fresh `npm start`.
+    await seedDemoData(orm.em.fork() as EntityManager);
+  } finally {
+    await orm.close();
+  }
+  await parkIfStopping();
+
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    MEDIA_DIR: path.join(DATA_DIR, 'media'),
+    LOG_LEVEL: 'warn' as const,
+    // No scheduled full recompute during the run (its next run would also keep the queue busy).
+    MATCHES_RECOMPUTE_EVERY_MINUTES: process.env.MATCHES_RECOMPUTE_EVERY_MINUTES ?? '0',
+  };
+  const config = loadConfig(env);
+  server = startServer(config, countingLogger('server', logCounts));
+  baseUrl = (await server).url.replace('localhost', '127.0.0.1');
+  worker = startWorker(loadWorkerConfig(env), countingLogger('worker', logCounts)).catch((error: Error) => {
+    log(`worker not started (${error.message}): running without it, library edits' jobs stay queued`);
+    return undefined;
+  });
+  const withWorker = (await worker) !== undefined;
+  await parkIfStopping();
+
+  const catalogRows = (await (
+    await server
+  ).deps.orm.em
+    .fork()
+    .getConnection()
+    .execute('select id from podcasts order by id', [], 'all')) as { id: number }[];
+  // Shuffled, so the popular (low-rank) end of the Zipf draw is not one category.
+  const catalog = catalogRows.map((r) => r.id);
+  for (let i = catalog.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [catalog[i], catalog[j]] = [catalog[j] as number, catalog[i] as number];
+  }
+  let phase = performance.now();
+  const people = await makePopulation(catalog);
+  log(`population made in ${((performance.now() - phase) / 1000).toFixed(1)} s`);
+  if (withWorker) {
+    phase = performance.now();
+    const drained = await drainQueues(redisUrl, 180_000);
+    await parkIfStopping();
+    log(
+      drained
+        ? `worker queues drained in ${((performance.now() - phase) / 1000).toFixed(1)} s (candidates computed)`
+        : 'worker queues not drained after 180 s; going on',
+    );
+  }
+  await parkIfStopping();
+
+  log(
+    `driving ${CONCURRENCY} concurrent virtual users over ${people.length} people for ${SECONDS} s ` +
+      `(database pool max ${POOL_MAX} per process; worker ${withWorker ? 'in-process' : 'not running'})`,
+  );
+  const seconds = await drive(people, catalog);
+  await parkIfStopping();
+
+  const ops: Record<string, unknown> = {};
+  let requests = 0;
+  let errors = 0;
+  let serverErrors = 0;
+  console.log('');
+  console.log(
+    `${'operation'.padEnd(14)} ${'count'.padStart(6)} ${'req/s'.padStart(7)} ${'errors'.padStart(6)} ${'5xx'.padStart(5)} | ` +
+      `${'p50 ms'.padStart(8)} ${'p95'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)} | statuses`,
+  );
+  for (const [op, s] of figures) {
+    const sorted = [...s.ms].sort((a, b) => a - b);
+    const row = {
+      count: sorted.length,
+      rps: round(sorted.length / seconds),
+      errors: s.errors,
+      errors_5xx: s.serverErrors,
+      p50_ms: round(percentile(sorted, 50)),
+      p95_ms: round(percentile(sorted, 95)),
+      p99_ms: round(percentile(sorted, 99)),
+    };
+    ops[op] = row;
+    requests += row.count;
+    errors += s.errors;
+    serverErrors += s.serverErrors;
+    const statuses = [...s.statuses].map(([k, n]) => `${k}:${n}`).join(' ');
+    console.log(
+      `${op.padEnd(14)} ${String(row.count).padStart(6)} ${row.rps.toFixed(1).padStart(7)} ${String(row.errors).padStart(6)} ` +
+        `${String(row.errors_5xx).padStart(5)} | ${row.p50_ms.toFixed(1).padStart(8)} ${row.p95_ms.toFixed(1).padStart(8)} ` +
+        `${row.p99_ms.toFixed(1).padStart(8)} ${(sorted.at(-1) ?? Number.NaN).toFixed(1).padStart(8)} | ${statuses}`,
+    );
+  }
+  const logLines = [...logCounts].sort((a, b) => b[1] - a[1]);
+  console.log(
+    `(${requests} requests in ${seconds.toFixed(1)} s = ${(requests / seconds).toFixed(1)} req/s; ` +
+      `${mutualAnswers} likes answered as mutual; total ${Math.round((performance.now() - startedAt) / 1000)} s)`,
+  );
+  if (logLines.length) {
+    console.log('server/worker log lines at warn or above, by phase (setup or measured run) and message:');
+    for (const [key, n] of logLines.slice(0, 10)) console.log(`  ${String(n).padStart(6)}  ${key}`);
+  }
+  console.log(
+    JSON.stringify({
+      users: USERS,
+      newcomers: people.length - USERS,
+      concurrency: CONCURRENCY,
+      pool_max: POOL_MAX,
+      seconds: round(seconds),
+      worker: withWorker,
+      requests,
+      rps: round(requests / seconds),
+      errors,
+      errors_5xx: serverErrors,
+      log_warn_error_lines: logLines.reduce((s, [, n]) => s + n, 0),
+      ops,
+    }),
+  );
+  exitCode = serverErrors > 0 ? 1 : 0;
+} catch (error) {
+  if (!stopping) console.error(error);
+  exitCode = 2;
+} finally {
+  if (!stopping) await cleanup();
+}
+if (!stopping) process.exit(exitCode);
