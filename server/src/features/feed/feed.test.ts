@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { FEED_PAGE_SIZE, type Intent } from '@shared/index';
+import type { Intent } from '@shared/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recomputeUser, resetRarityCache } from '../../core/matching/precompute';
 import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
@@ -226,4 +226,3 @@ describe('feed', () => {
     for (const res of again) expect(res.json.length).toBeGreaterThan(0);
   });
 });
-
