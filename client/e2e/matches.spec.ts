@@ -1,44 +1,5 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { STORAGE_KEYS } from '../../shared/src/constants';
-import { devLogin, freshUsername } from './helpers';
-
-interface Person {
-  page: Page;
-  name: string;
-  id: number;
-  token: string;
-}
-
-/** Dev-login a fresh user in `page` and read back their id and bearer token. */
-async function signIn(page: Page, prefix: string): Promise<Person> {
-  const name = await devLogin(page, freshUsername(prefix));
-  const stored = await page.evaluate(
-    (keys) => ({
-      token: localStorage.getItem(keys.token) ?? sessionStorage.getItem(keys.token),
-      userId: localStorage.getItem(keys.userId) ?? sessionStorage.getItem(keys.userId),
-    }),
-    STORAGE_KEYS,
-  );
-  expect(stored.token).toBeTruthy();
-  expect(Number(stored.userId)).toBeGreaterThan(0);
-  return { page, name, id: Number(stored.userId), token: stored.token ?? '' };
-}
-
-/** `from` likes `to` through the API, as the feed would. */
-async function like(request: APIRequestContext, from: Person, to: Person) {
-  const response = await request.post('/api/matches', {
-    headers: { authorization: `Bearer ${from.token}` },
-    data: {
-      user1Id: from.id,
-      user2Id: to.id,
-      intent: 'romantic',
-      user1Liked: true,
-      user2Liked: false,
-      matchPercentage: 0,
-    },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-}
+import { expect, type Page, test } from '@playwright/test';
+import { addShows, devLogin, like, type Person, signIn } from './helpers';
 
 async function openMatches(person: Person) {
   await person.page.getByTestId('nav-matches').click();
@@ -166,22 +127,6 @@ test('a swipe right of more than 100 px on /matches goes to the feed', async ({ 
   await page.mouse.up();
   await expect(page).toHaveURL((url) => url.pathname === '/');
 });
-
-/** Gives `person` the same small library (found through search), so two such people match at 100 %. */
-async function addShows(person: Person, queries: string[]) {
-  for (const q of queries) {
-    const found = await person.page.request.get(`/api/podcasts/search?q=${encodeURIComponent(q)}`, {
-      headers: { authorization: `Bearer ${person.token}` },
-    });
-    const [first] = (await found.json()) as { id: number }[];
-    expect(first, `catalog has ${q}`).toBeTruthy();
-    const added = await person.page.request.post(`/api/users/${person.id}/podcasts`, {
-      headers: { authorization: `Bearer ${person.token}` },
-      data: { podcastId: first?.id },
-    });
-    expect(added.ok(), await added.text()).toBe(true);
-  }
-}
 
 /** On the feed, waits until `partner` is the card shown (best match first), reloading while it is computed. */
 async function feedShows(person: Person, partner: Person) {

@@ -5,6 +5,7 @@ import type { JobQueue } from './core/jobs/job-queue';
 import type { Logger } from './core/logger';
 import type { RealtimeEmitter } from './core/realtime/emitter';
 import type { SessionService } from './features/auth/session.service';
+import type { ChatService } from './features/chat/chat.service';
 import type { BadgePusher } from './features/matches/badges.service';
 
 /** Everything the HTTP app needs, built once in main.ts (or a test) and passed in. */
@@ -16,5 +17,7 @@ export interface AppDeps {
   sessions: SessionService;
   emitter: RealtimeEmitter;
   badges: BadgePusher;
+  /** Sends and read receipts, shared by REST and socket (rate limit, store, announce). */
+  chat: ChatService;
   logger: Logger;
 }

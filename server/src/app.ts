@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import type { AppDeps } from './app-deps';
 import { artworkRoutes } from './features/artwork/artwork.routes';
 import { authRoutes } from './features/auth/auth.routes';
+import { chatRoutes } from './features/chat/chat.routes';
 import { feedRoutes } from './features/feed/feed.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { matchesRoutes } from './features/matches/matches.routes';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(usersRoutes(deps));
   app.use(feedRoutes(deps));
   app.use(matchesRoutes(deps));
+  app.use(chatRoutes(deps));
   app.use(spotifyRoutes(deps));
   app.use(podcastsRoutes(deps));
   app.use('/api', apiNotFound);

@@ -25,6 +25,9 @@ const EnvSchema = z.object({
   CLIENT_DIST_DIR: z.string().default('client/dist'),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // Chat sends per person (REST and socket together, counted across servers in Redis).
+  CHAT_SEND_LIMIT: z.coerce.number().int().positive().default(30),
+  CHAT_SEND_WINDOW_SECONDS: z.coerce.number().int().positive().default(10),
 });
 
 export type AppConfig = ReturnType<typeof loadConfig>;
@@ -55,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    /** At most `limit` messages per person per `windowSeconds` (docs/chat.md, rate limiting). */
+    chatSendLimit: { limit: e.CHAT_SEND_LIMIT, windowSeconds: e.CHAT_SEND_WINDOW_SECONDS },
     // SPOTIFY_* and TOKEN_ENCRYPTION_KEY (see .env.example and docs/spotify.md).
     spotify: loadSpotifyConfig(env, { isProduction, port: e.PORT }),
   };

@@ -8,6 +8,8 @@ import { JobQueue } from './core/jobs/job-queue';
 import { createLogger, type Logger } from './core/logger';
 import { createEmitter } from './core/realtime/emitter';
 import { type Clock, SessionService } from './features/auth/session.service';
+import { ChatService } from './features/chat/chat.service';
+import { SendLimiter } from './features/chat/send-limiter';
 import { BadgePusher } from './features/matches/badges.service';
 import { createRealtime, type IoServer } from './realtime/io';
 
@@ -29,6 +31,7 @@ export async function startServer(
   const orm = await initOrm(config.databaseUrl);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   const emitter = createEmitter(redis);
+  const badges = new BadgePusher({ orm, emitter, logger });
   const deps: AppDeps = {
     config,
     orm,
@@ -37,7 +40,8 @@ export async function startServer(
     jobs: new JobQueue(redis),
     sessions: new SessionService(config, options.clock),
     emitter,
-    badges: new BadgePusher({ orm, emitter, logger }),
+    badges,
+    chat: new ChatService({ emitter, badges, sendLimiter: new SendLimiter(redis, config.chatSendLimit) }),
   };
   const app = createApp(deps);
   const server = http.createServer(app);

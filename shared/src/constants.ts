@@ -78,6 +78,10 @@ export const LIMITS = {
   taglineMaxLength: 160,
   jsonBodyMaxBytes: 100 * 1024,
   opmlMaxBytes: 1024 * 1024,
+  messageMaxLength: 2000,
+  /** Messages per page of GET .../messages (newest window, older pages, catch-up). */
+  messagePageSize: 50,
+  messagePageMax: 200,
 } as const;
 
 export const GESTURES = {
@@ -103,6 +107,29 @@ export const TOAST = {
   hotkey: 'F8',
   removeDelayMs: 1_000_000,
 } as const;
+
+/** Chat texts (SPEC sections 2 and 8). */
+export const CHAT_TEXTS = {
+  placeholder: 'Type a message...',
+  emptyTitle: 'Start a conversation',
+  icebreakerButton: 'Generate Icebreaker',
+  sendFailed: 'Failed to send message. Please try again.',
+  notFoundTitle: 'Conversation not found',
+  notFoundBody: 'This match may no longer exist or you may not have access to it.',
+  backToMatches: 'Back to Matches',
+  tooLong: `Messages can be at most 2,000 characters.`,
+  rateLimited: 'You are sending messages too fast. Please wait a moment and try again.',
+  /** The first message when the two share no podcast. */
+  noSharedOpener: 'Hey there! What podcasts have you been enjoying lately?',
+} as const;
+
+/** Suggested first messages naming a shared podcast ({podcast} is replaced). */
+export const ICEBREAKER_TEMPLATES = [
+  'I noticed we both listen to {podcast}! What did you think of the latest episode?',
+  'Hey! Fellow {podcast} fan here. How did you get into it?',
+  'So you like {podcast} too? I need someone to talk about it with!',
+  "Hi there! I see we share a love for {podcast}. What's your favorite episode?",
+] as const;
 
 /** Default shown on a match card when the percentage is absent. */
 export const DEFAULT_CARD_MATCH_PERCENTAGE = 68;

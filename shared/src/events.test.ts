@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  clientEvents,
   isJobFinished,
   isJobStatus,
   JobError,
@@ -15,6 +16,7 @@ import {
 } from './events';
 import { jobs } from './jobs';
 import type { MatchView } from './schemas/matches';
+import type { Message } from './schemas/messages';
 import type { SelfUser } from './schemas/user';
 
 const user: SelfUser = {
@@ -48,6 +50,11 @@ const match: MatchView = {
   isMutualMatch: true,
   isFavorite: false,
   hasUnreadMessages: true,
+  sharedPodcasts: [{ id: 11, name: 'Radiolab', creator: 'WNYC Studios', imageUrl: null }],
+  sharedPodcastCount: 4,
+  lastMessageSeq: 2,
+  readSeq: 1,
+  otherReadSeq: 2,
   matchedUser: {
     id: 9,
     displayName: 'Sam',
@@ -62,6 +69,16 @@ const match: MatchView = {
 };
 
 const counts = { romantic: 1, platonic: 0, professional: 2 };
+
+const message: Message = {
+  id: 40,
+  matchId: 3,
+  senderId: 9,
+  content: 'Hello <b>there</b>',
+  seq: 1,
+  clientId: '1b4e28ba-2fa1-4d2b-883f-0016d3cca427',
+  createdAt: '2025-01-02T00:00:00.000Z',
+};
 
 const valid: { [E in ServerEventName]: Parameters<ServerToClientEvents[E]>[0][] } = {
   'user:updated': [user],
@@ -81,6 +98,19 @@ const valid: { [E in ServerEventName]: Parameters<ServerToClientEvents[E]>[0][] 
   'match:new': [match],
   'match:removed': [{ matchId: 3, intent: 'platonic' }],
   'session:ended': ['logout', 'expired'],
+  'message:new': [message, { ...message, clientId: null }],
+  'message:read': [
+    { matchId: 3, userId: 9, seq: 2 },
+    { matchId: 3, userId: 7, seq: 0 },
+  ],
+  typing: [
+    { matchId: 3, userId: 9, typing: true },
+    { matchId: 3, userId: 9, typing: false },
+  ],
+  presence: [
+    { userId: 9, online: true },
+    { userId: 9, online: false },
+  ],
 };
 
 const invalid: { [E in ServerEventName]: unknown[] } = {
@@ -108,6 +138,23 @@ const invalid: { [E in ServerEventName]: unknown[] } = {
   'match:new': [{ ...match, intent: 'casual' }, { ...match, matchedUser: undefined }, null],
   'match:removed': [{ matchId: '3', intent: 'platonic' }, { matchId: 3 }, { matchId: 0, intent: 'romantic' }],
   'session:ended': ['kicked', undefined],
+  'message:new': [
+    { ...message, seq: 0 },
+    { ...message, seq: undefined },
+    { ...message, content: undefined },
+    { ...message, id: '40' },
+    { ...message, createdAt: 'yesterday' },
+  ],
+  'message:read': [
+    { matchId: 3, userId: 9 },
+    { matchId: 3, userId: 9, seq: -1 },
+    { matchId: 0, userId: 9, seq: 1 },
+  ],
+  typing: [
+    { matchId: 3, userId: 9 },
+    { matchId: 3, userId: 9, typing: 'yes' },
+  ],
+  presence: [{ userId: 9 }, { userId: 'nine', online: true }],
 };
 
 describe('server event schemas', () => {
@@ -126,6 +173,33 @@ describe('server event schemas', () => {
         .map((j) => j.name)
         .sort(),
     );
+  });
+});
+
+describe('client event schemas', () => {
+  const clientId = message.clientId as string;
+
+  it('accepts a message to send and refuses blank, too long, extra fields or a non-UUID clientId', () => {
+    const send = clientEvents['message:send'];
+    expect(send.safeParse({ matchId: 3, content: 'Hi', clientId }).success).toBe(true);
+    expect(send.safeParse({ matchId: 3, content: 'x'.repeat(2000), clientId }).success).toBe(true);
+    for (const bad of [
+      { matchId: 3, content: '   \n', clientId },
+      { matchId: 3, content: 'x'.repeat(2001), clientId },
+      { matchId: 3, content: 'Hi', clientId: 'abc' },
+      { matchId: 3, content: 'Hi' },
+      { matchId: 3, content: 'Hi', clientId, senderId: 9 },
+    ])
+      expect(send.safeParse(bad).success, JSON.stringify(bad).slice(0, 60)).toBe(false);
+  });
+
+  it('checks read receipts, typing and presence requests', () => {
+    expect(clientEvents['message:read'].safeParse({ matchId: 3, seq: 0 }).success).toBe(true);
+    expect(clientEvents['message:read'].safeParse({ matchId: 3, seq: -1 }).success).toBe(false);
+    expect(clientEvents.typing.safeParse({ matchId: 3, typing: true }).success).toBe(true);
+    expect(clientEvents.typing.safeParse({ matchId: 3, typing: true, userId: 9 }).success).toBe(false);
+    expect(clientEvents['presence:get'].safeParse({ matchId: 3 }).success).toBe(true);
+    expect(clientEvents['presence:get'].safeParse({ matchId: 'x' }).success).toBe(false);
   });
 });
 

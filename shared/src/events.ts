@@ -3,6 +3,7 @@ import { JobStatusEventSchema } from './events-job-status';
 import { IntentSchema } from './schemas/common';
 import { FeedCountsSchema } from './schemas/feed';
 import { MatchViewSchema } from './schemas/matches';
+import { ClientMessageIdSchema, MessageContentSchema, MessageSchema } from './schemas/messages';
 import { SelfUserSchema } from './schemas/user';
 
 export * from './events-job-status';
@@ -25,6 +26,25 @@ export type BadgeCounts = z.infer<typeof BadgeCountsSchema>;
 export const MatchRemovedEventSchema = z.object({ matchId: z.number().int().positive(), intent: IntentSchema });
 export type MatchRemovedEvent = z.infer<typeof MatchRemovedEventSchema>;
 
+export const MessageReadEventSchema = z.object({
+  matchId: z.number().int().positive(),
+  /** Who read: the reader's own other tabs get it too. */
+  userId: z.number().int().positive(),
+  seq: z.number().int().min(0),
+});
+export type MessageReadEvent = z.infer<typeof MessageReadEventSchema>;
+
+export const TypingEventSchema = z.object({
+  matchId: z.number().int().positive(),
+  userId: z.number().int().positive(),
+  typing: z.boolean(),
+});
+export type TypingEvent = z.infer<typeof TypingEventSchema>;
+
+/** Whether any tab of this person is connected, on any server instance. */
+export const PresenceEventSchema = z.object({ userId: z.number().int().positive(), online: z.boolean() });
+export type PresenceEvent = z.infer<typeof PresenceEventSchema>;
+
 export const SessionEndedReasonSchema = z.enum(['logout', 'expired']);
 export type SessionEndedReason = z.infer<typeof SessionEndedReasonSchema>;
 
@@ -45,6 +65,14 @@ export const serverEvents = {
   'match:removed': MatchRemovedEventSchema,
   /** Sent just before the server disconnects a socket whose session ended. */
   'session:ended': SessionEndedReasonSchema,
+  /** A message of one of this person's matches was stored (to both people, every tab; the sender too). */
+  'message:new': MessageSchema,
+  /** Someone of the match read up to `seq` (read receipts; the reader's other tabs clear their unread mark). */
+  'message:read': MessageReadEventSchema,
+  /** The other person of a match started or stopped typing. */
+  typing: TypingEventSchema,
+  /** A match's other person came online (first tab) or went offline (last tab closed). */
+  presence: PresenceEventSchema,
 } as const;
 
 export type ServerEventName = keyof typeof serverEvents;
@@ -52,13 +80,43 @@ export type ServerEventPayload<E extends ServerEventName> = z.output<(typeof ser
 
 export type ServerToClientEvents = { [E in ServerEventName]: (payload: ServerEventPayload<E>) => void };
 
+/** What the client sends; the server validates each payload with these before acting. */
+export const clientEvents = {
+  'message:send': z.strictObject({
+    matchId: z.number().int().positive(),
+    content: MessageContentSchema,
+    clientId: ClientMessageIdSchema,
+  }),
+  'message:read': z.strictObject({ matchId: z.number().int().positive(), seq: z.number().int().min(0) }),
+  typing: z.strictObject({ matchId: z.number().int().positive(), typing: z.boolean() }),
+  'presence:get': z.strictObject({ matchId: z.number().int().positive() }),
+} as const;
+export type ClientEventName = keyof typeof clientEvents;
+export type ClientEventPayload<E extends ClientEventName> = z.output<(typeof clientEvents)[E]>;
+
+/** An acknowledgement: the result, or an error as the REST API would have answered it. */
+export type Ack<T> = { ok: true; data: T } | { ok: false; error: { status: number; code: string; message: string } };
+
 export interface ClientToServerEvents {
   /** Liveness check with an ack; answers the server time. */
   ping: (ack: (reply: { serverTime: string }) => void) => void;
+  /** Sends a message; the ack carries the stored message (the same one again for a repeated clientId). */
+  'message:send': (
+    payload: ClientEventPayload<'message:send'>,
+    ack: (reply: Ack<z.output<typeof MessageSchema>>) => void,
+  ) => void;
+  /** Read receipts: everything up to `seq` of this match has been read. */
+  'message:read': (payload: ClientEventPayload<'message:read'>, ack?: (reply: Ack<null>) => void) => void;
+  /** Typing indicator for the other person of the match. */
+  typing: (payload: ClientEventPayload<'typing'>) => void;
+  /** Whether the other person of the match is online (any tab, any server instance). */
+  'presence:get': (payload: ClientEventPayload<'presence:get'>, ack: (reply: Ack<{ online: boolean }>) => void) => void;
 }
 
 /** Data the server keeps on each socket after authentication. */
 export interface SocketData {
   userId: number;
   sessionId: number;
+  /** Set once this socket's connection was checked for announcing the user's presence (server only). */
+  presenceAnnounced?: boolean;
 }

@@ -9,6 +9,7 @@ export * from './schemas/feed';
 export * from './schemas/health';
 export * from './schemas/jobs';
 export * from './schemas/matches';
+export * from './schemas/messages';
 export * from './schemas/podcasts';
 export * from './schemas/spotify';
 export * from './schemas/user';

@@ -1,17 +1,25 @@
-import { STORAGE_KEYS } from '@shared/constants';
+import { LIMITS, STORAGE_KEYS } from '@shared/constants';
 import type { BadgeCounts, JobStatusEvent } from '@shared/events';
 import type { MatchView } from '@shared/schemas/matches';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type Conversation,
+  conversationKey,
+  getConversation,
+  markChatOpen,
+  presenceQuery,
+  typingQuery,
+} from '@/features/chat/conversation-cache';
 import { resetAnnouncedMatches } from '@/features/feed/mutual-match-toast';
 import { matchesQuery } from '@/features/matches/match-queries';
-import { badgesQuery } from '@/lib/badges';
+import { badgesQuery, setBadges } from '@/lib/badges';
 import { createQueryClient } from '@/lib/query-client';
 import { sessionAtom, startSession } from '@/lib/session';
 import { appStore } from '@/lib/store';
 import { toastsAtom } from '@/lib/toast';
-import { makeSelfUser } from '@/test/fixtures';
+import { makeMessage, makeMessages, makeSelfUser } from '@/test/fixtures';
 import { jsonResponse, mockFetch } from '@/test/utils';
 import { AppLayout } from './app-layout';
 import { AppProviders } from './providers';
@@ -65,6 +73,11 @@ function makeMatch(id: number, overrides: Partial<MatchView> = {}): MatchView {
     isMutualMatch: true,
     isFavorite: false,
     hasUnreadMessages: false,
+    sharedPodcasts: [],
+    sharedPodcastCount: 0,
+    lastMessageSeq: 0,
+    readSeq: 0,
+    otherReadSeq: 0,
     matchedUser: { ...makeSelfUser({ id: 100 + id, displayName: `Person ${id}` }) },
     ...overrides,
   };
@@ -75,6 +88,7 @@ const cachedIds = (queryClient: ReturnType<typeof createQueryClient>, key: reado
 
 describe('RealtimeBridge', () => {
   beforeEach(() => {
+    fake.reset();
     startSession({ token: 'tok-7', userId: ME });
     resetAnnouncedMatches();
     // Invalidations refetch what is on screen; nothing here needs real answers.
@@ -212,5 +226,132 @@ describe('RealtimeBridge', () => {
     await act(async () => fake.emit('connect_error', new Error('xhr poll error')));
     await act(async () => fake.emit('session:ended', 'whatever'));
     expect(appStore.get(sessionAtom)).toEqual({ token: 'tok-7', userId: ME });
+  });
+});
+
+describe('RealtimeBridge: chat', () => {
+  const OTHER = 109;
+  const listKey = matchesQuery(ME, 'platonic').queryKey;
+  const badges = (platonic: number): BadgeCounts => ({
+    feed: { romantic: 0, platonic: 0, professional: 0 },
+    unreadMatches: { romantic: 0, platonic, professional: 0 },
+  });
+  const unreadBadge = (queryClient: ReturnType<typeof createQueryClient>) =>
+    queryClient.getQueryData<BadgeCounts>(badgesQuery(ME).queryKey)?.unreadMatches.platonic;
+  const cachedMatch = (queryClient: ReturnType<typeof createQueryClient>) =>
+    queryClient.getQueryData<MatchView[]>(listKey)?.find((m) => m.id === 9);
+  const seqsOf = (queryClient: ReturnType<typeof createQueryClient>, matchId: number) =>
+    getConversation(queryClient, matchId)?.messages.map((m) => m.seq);
+
+  function seeded() {
+    const view = renderBridge();
+    view.queryClient.setQueryData(listKey, [makeMatch(9, { lastMessageSeq: 2, readSeq: 2 }), makeMatch(10)]);
+    setBadges(view.queryClient, ME, badges(1));
+    view.queryClient.setQueryData<Conversation>(conversationKey(9), {
+      messages: makeMessages(1, 2, { matchId: 9 }),
+      pending: [],
+      hasOlder: false,
+    });
+    return view;
+  }
+
+  beforeEach(() => {
+    startSession({ token: 'tok-7', userId: ME });
+    fake.reset();
+  });
+
+  it("'message:new' from the other person: appended once, the match marked unread and counted in the badge", () => {
+    const { queryClient } = seeded();
+    const message = makeMessage({ matchId: 9, seq: 3, senderId: OTHER });
+    act(() => fake.emit('message:new', message));
+    act(() => fake.emit('message:new', { ...message }));
+    expect(seqsOf(queryClient, 9)).toEqual([1, 2, 3]);
+    // Sending counts as reading: the other person has read up to their message.
+    expect(cachedMatch(queryClient)).toMatchObject({ hasUnreadMessages: true, lastMessageSeq: 3, otherReadSeq: 3 });
+    expect(unreadBadge(queryClient)).toBe(2);
+
+    // Already unread: the badge counts matches, not messages.
+    act(() => fake.emit('message:new', makeMessage({ matchId: 9, seq: 4, senderId: OTHER })));
+    expect(unreadBadge(queryClient)).toBe(2);
+    expect(cachedMatch(queryClient)?.lastMessageSeq).toBe(4);
+  });
+
+  it("'message:new' of one's own (another tab), or into the open chat, is not unread", () => {
+    const { queryClient } = seeded();
+    act(() => fake.emit('message:new', makeMessage({ matchId: 9, seq: 3, senderId: ME })));
+    expect(cachedMatch(queryClient)).toMatchObject({ hasUnreadMessages: false, lastMessageSeq: 3, readSeq: 3 });
+
+    const close = markChatOpen(9);
+    act(() => fake.emit('message:new', makeMessage({ matchId: 9, seq: 4, senderId: OTHER })));
+    close();
+    expect(cachedMatch(queryClient)).toMatchObject({ hasUnreadMessages: false, lastMessageSeq: 4 });
+    expect(unreadBadge(queryClient)).toBe(1);
+    expect(seqsOf(queryClient, 9)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("'message:read' by the user (any tab) clears the unread mark; by the other person moves the receipts", () => {
+    const { queryClient } = seeded();
+    act(() => fake.emit('message:new', makeMessage({ matchId: 9, seq: 3, senderId: OTHER })));
+    expect(unreadBadge(queryClient)).toBe(2);
+
+    act(() => fake.emit('message:read', { matchId: 9, userId: ME, seq: 2 }));
+    expect(cachedMatch(queryClient)?.hasUnreadMessages).toBe(true);
+    act(() => fake.emit('message:read', { matchId: 9, userId: ME, seq: 3 }));
+    expect(cachedMatch(queryClient)).toMatchObject({ hasUnreadMessages: false, readSeq: 3 });
+    expect(unreadBadge(queryClient)).toBe(1);
+
+    act(() => fake.emit('message:new', makeMessage({ matchId: 9, seq: 4, senderId: ME })));
+    expect(cachedMatch(queryClient)?.otherReadSeq).toBe(3);
+    act(() => fake.emit('message:read', { matchId: 9, userId: OTHER, seq: 4 }));
+    expect(cachedMatch(queryClient)?.otherReadSeq).toBe(4);
+    // Never backwards.
+    act(() => fake.emit('message:read', { matchId: 9, userId: OTHER, seq: 1 }));
+    expect(cachedMatch(queryClient)?.otherReadSeq).toBe(4);
+  });
+
+  it("'typing' and 'presence' go to the cache; a late 'message:new' for a removed match changes nothing", () => {
+    const { queryClient } = seeded();
+    act(() => fake.emit('typing', { matchId: 9, userId: OTHER, typing: true }));
+    expect(queryClient.getQueryData(typingQuery(9).queryKey)).toMatchObject({ userId: OTHER });
+    act(() => fake.emit('typing', { matchId: 9, userId: OTHER, typing: false }));
+    expect(queryClient.getQueryData(typingQuery(9).queryKey)).toBeNull();
+    act(() => fake.emit('presence', { userId: OTHER, online: true }));
+    expect(queryClient.getQueryData(presenceQuery(OTHER).queryKey)).toBe(true);
+
+    act(() => fake.emit('match:removed', { matchId: 9, intent: 'platonic' }));
+    act(() => fake.emit('message:new', makeMessage({ matchId: 9, seq: 3, senderId: OTHER })));
+    expect(getConversation(queryClient, 9)).toBeUndefined();
+    expect(cachedIds(queryClient, listKey)).toEqual([10]);
+    expect(unreadBadge(queryClient)).toBe(1);
+  });
+
+  it('after a reconnect every loaded conversation catches up after its last seq, page after page', async () => {
+    const all = makeMessages(1, LIMITS.messagePageMax + 4, { matchId: 9 });
+    const fetchMock = mockFetch((url) => {
+      const { pathname, searchParams } = new URL(url, 'http://x');
+      if (pathname !== `/api/users/${ME}/matches/9/messages`) return jsonResponse([]);
+      return jsonResponse(all.filter((m) => m.seq > Number(searchParams.get('after'))).slice(0, LIMITS.messagePageMax));
+    });
+    const { queryClient } = seeded();
+    const messageCalls = () =>
+      fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('/messages'));
+
+    act(() => fake.setConnected(true));
+    await waitFor(() => expect(seqsOf(queryClient, 9)).toHaveLength(all.length));
+    expect(messageCalls()).toEqual([
+      `/api/users/${ME}/matches/9/messages?after=2&limit=${LIMITS.messagePageMax}`,
+      `/api/users/${ME}/matches/9/messages?after=${LIMITS.messagePageMax + 2}&limit=${LIMITS.messagePageMax}`,
+    ]);
+    // The first connection does not refetch the lists; a reconnection does (unread marks while away).
+    expect(queryClient.getQueryState(listKey)?.isInvalidated).toBe(false);
+
+    act(() => fake.setConnected(false));
+    all.push(makeMessage({ matchId: 9, seq: all.length + 1, senderId: OTHER }));
+    act(() => fake.setConnected(true));
+    await waitFor(() => expect(seqsOf(queryClient, 9)).toHaveLength(all.length));
+    expect(messageCalls().at(-1)).toBe(
+      `/api/users/${ME}/matches/9/messages?after=${all.length - 1}&limit=${LIMITS.messagePageMax}`,
+    );
+    expect(queryClient.getQueryState(listKey)?.isInvalidated).toBe(true);
   });
 });

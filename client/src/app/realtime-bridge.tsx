@@ -3,14 +3,24 @@ import type { JobName } from '@shared/jobs';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
+import {
+  catchUpAll,
+  forgetConversation,
+  isChatOpen,
+  isConversationRemoved,
+  receiveMessage,
+  setPresence,
+  setTyping,
+} from '@/features/chat/conversation-cache';
 import { feedCountsQuery, invalidateAfterMatch } from '@/features/feed/feed-queries';
 import { announceMutualMatch } from '@/features/feed/mutual-match-toast';
 import { addMatchToList, forgetMatch } from '@/features/matches/match-queries';
 import { libraryQuery } from '@/features/podcasts/podcast-queries';
 import { spotifyStatusQuery } from '@/features/spotify/spotify-queries';
 import { setBadges } from '@/lib/badges';
+import { noteMessage, noteRead } from '@/lib/match-cache';
 import { endSession } from '@/lib/session';
-import { onServerEvent, useSocketConnection } from '@/lib/socket';
+import { onServerEvent, onSocketConnect, useSocketConnection } from '@/lib/socket';
 import { userQuery } from '@/lib/user-queries';
 
 export interface BridgeContext {
@@ -56,13 +66,38 @@ export const cacheUpdates: { [E in ServerEventName]: (payload: ServerEventPayloa
   // lists keep their position; counts and the other lists are refetched.
   'match:removed': ({ matchId }, { queryClient, userId }) => {
     forgetMatch(queryClient, userId, matchId);
+    forgetConversation(queryClient, matchId);
     void invalidateAfterMatch(queryClient, userId, { feed: false });
   },
+  // Both people, every tab. A late one for an ended match must not bring it back.
+  'message:new': (message, { queryClient, userId }) => {
+    if (isConversationRemoved(queryClient, message.matchId)) return;
+    receiveMessage(queryClient, userId, message);
+    const fromOther = message.senderId !== userId;
+    if (fromOther) setTyping(queryClient, { matchId: message.matchId, userId: message.senderId, typing: false });
+    noteMessage(queryClient, userId, message, { unread: fromOther && !isChatOpen(message.matchId) });
+  },
+  'message:read': (event, { queryClient, userId }) => {
+    if (!isConversationRemoved(queryClient, event.matchId)) noteRead(queryClient, userId, event);
+  },
+  typing: (event, { queryClient, userId }) => {
+    if (event.userId !== userId) setTyping(queryClient, event);
+  },
+  presence: ({ userId, online }, { queryClient }) => setPresence(queryClient, userId, online),
   'job:status': (event, ctx) => {
     if (isJobFinished(event)) afterJob[event.name](ctx);
   },
   'session:ended': (_reason, { endSession }) => endSession(),
 };
+
+/**
+ * After a (re)connection: every loaded conversation fetches what it missed. After a reconnection the
+ * match lists and entries are refetched too (unread marks, read receipts and removals while away).
+ */
+function resync({ queryClient, userId }: BridgeContext, { reconnect }: { reconnect: boolean }): void {
+  void catchUpAll(queryClient, userId);
+  if (reconnect) void invalidateAfterMatch(queryClient, userId, { feed: false });
+}
 
 function subscribe<E extends ServerEventName>(event: E, ctx: () => BridgeContext): () => void {
   return onServerEvent(event, (payload) => cacheUpdates[event](payload, ctx()));
@@ -93,6 +128,14 @@ export default function RealtimeBridge({ userId }: { userId: number }) {
 
   // Subscribed before connecting, so the badges sent on connect are not missed.
   useEffect(() => subscribeAll(() => ctx.current), []);
+  useEffect(() => {
+    let connectedBefore = false;
+    return onSocketConnect(() => {
+      const reconnect = connectedBefore;
+      connectedBefore = true;
+      resync(ctx.current, { reconnect });
+    });
+  }, []);
   useSocketConnection(userId, end);
   return null;
 }

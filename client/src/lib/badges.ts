@@ -1,3 +1,4 @@
+import type { Intent } from '@shared/constants';
 import type { BadgeCounts } from '@shared/events';
 import type { FeedCounts } from '@shared/schemas/feed';
 import { type QueryClient, queryOptions, skipToken, useQuery } from '@tanstack/react-query';
@@ -30,4 +31,16 @@ export function setBadges(queryClient: QueryClient, userId: number, counts: Badg
 
 export function setFeedBadges(queryClient: QueryClient, userId: number, feed: FeedCounts): void {
   queryClient.setQueryData(badgesQuery(userId).queryKey, (current) => ({ ...(current ?? EMPTY_BADGES), feed }));
+}
+
+/** Moves the unread-matches count of one intent by `delta` (never below 0); no-op before the first push. */
+export function adjustUnreadBadge(queryClient: QueryClient, userId: number, intent: Intent, delta: number): void {
+  queryClient.setQueryData(badgesQuery(userId).queryKey, (current) =>
+    current
+      ? {
+          ...current,
+          unreadMatches: { ...current.unreadMatches, [intent]: Math.max(0, current.unreadMatches[intent] + delta) },
+        }
+      : current,
+  );
 }

@@ -1,4 +1,5 @@
 import {
+  type Ack,
   type ClientToServerEvents,
   isJobStatus,
   type JobStatusEvent,
@@ -7,7 +8,7 @@ import {
   serverEvents,
 } from '@shared/events';
 import type { JobName } from '@shared/jobs';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { z } from 'zod';
 import { readStoredToken } from './session';
@@ -17,6 +18,22 @@ type UncheckedServerEvents = { [E in ServerEventName]: (payload: unknown) => voi
 export type AppSocket = Socket<UncheckedServerEvents, ClientToServerEvents>;
 
 let socket: AppSocket | null = null;
+
+/** Browser tests set this storage flag before the app loads to reach the socket (see exposeForBrowserTests). */
+export const E2E_SOCKET_FLAG = 'podmatch.e2e';
+
+/**
+ * Test hook: with the flag set (by a Playwright init script), the socket is `window.__podmatchSocket`, so a
+ * test can cut and restore this tab's connection. The e2e tier runs the production build, so a build-mode
+ * check would hide it there; a user setting the flag only reaches their own socket, as devtools already can.
+ */
+function exposeForBrowserTests(s: AppSocket): void {
+  try {
+    if (globalThis.localStorage?.getItem(E2E_SOCKET_FLAG) === '1') Object.assign(globalThis, { __podmatchSocket: s });
+  } catch {
+    // storage unavailable: no hook
+  }
+}
 
 /** The one socket of this tab, same origin. Created lazily so nothing connects before sign-in. */
 export function getSocket(): AppSocket {
@@ -28,8 +45,91 @@ export function getSocket(): AppSocket {
       // A function, so every (re)connection sends the current token, also after a rotation.
       auth: (cb) => cb({ token: readStoredToken() }),
     });
+    exposeForBrowserTests(socket);
   }
   return socket;
+}
+
+function subscribeConnection(onChange: () => void): () => void {
+  const s = getSocket();
+  s.on('connect', onChange);
+  s.on('disconnect', onChange);
+  return () => {
+    s.off('connect', onChange);
+    s.off('disconnect', onChange);
+  };
+}
+
+/** Whether this tab's socket is connected right now (re-renders on connect and disconnect). */
+export function useSocketConnected(): boolean {
+  return useSyncExternalStore(
+    subscribeConnection,
+    () => getSocket().connected,
+    () => false,
+  );
+}
+
+/** Runs `handler` on every (re)connection of the socket. Returns the unsubscribe function. */
+export function onSocketConnect(handler: () => void): () => void {
+  const s = getSocket();
+  s.on('connect', handler);
+  return () => {
+    s.off('connect', handler);
+  };
+}
+
+/** Client events answered with an acknowledgement ({ok, data} | {ok: false, error}). */
+type AckEvents = {
+  [E in keyof ClientToServerEvents]: Parameters<ClientToServerEvents[E]> extends [unknown, ((reply: infer R) => void)?]
+    ? R extends Ack<unknown>
+      ? E
+      : never
+    : never;
+}[keyof ClientToServerEvents];
+type AckPayload<E extends AckEvents> = Parameters<ClientToServerEvents[E]>[0];
+type AckData<E extends AckEvents> =
+  NonNullable<Parameters<ClientToServerEvents[E]>[1]> extends (reply: Ack<infer T>) => void ? T : never;
+
+/** No acknowledgement within the time limit (the event may still have arrived: retry idempotently). */
+export class AckTimeoutError extends Error {
+  override readonly name = 'AckTimeoutError';
+}
+
+/** The server refused the event; `status` and `code` are what the REST API would have answered. */
+export class AckError extends Error {
+  override readonly name = 'AckError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Emits a client event and waits for its acknowledgement: resolves to the data of `{ok: true}`, rejects
+ * with AckError for `{ok: false}` and with AckTimeoutError after `timeoutMs`. The data is unchecked here:
+ * validate it with its schema like any payload from the server.
+ */
+export function emitWithAck<E extends AckEvents>(
+  event: E,
+  payload: AckPayload<E>,
+  timeoutMs: number,
+): Promise<unknown> {
+  // socket.io's typings cannot follow a generic event name through timeout(); the shapes are checked above.
+  const s = getSocket().timeout(timeoutMs) as unknown as {
+    emit: (event: string, payload: unknown, ack: (error: Error | null, reply?: Ack<AckData<E>>) => void) => void;
+  };
+  return new Promise((resolve, reject) => {
+    s.emit(event, payload, (error, reply) => {
+      if (error) reject(new AckTimeoutError(`No answer to '${event}' within ${timeoutMs} ms`));
+      else if (reply?.ok === true) resolve(reply.data);
+      else if (reply?.ok === false && reply.error)
+        reject(new AckError(reply.error.status, reply.error.code, reply.error.message));
+      else reject(new AckError(500, 'invalid_ack', `Malformed answer to '${event}'`));
+    });
+  });
 }
 
 export function connectSocket(): AppSocket {

@@ -2,13 +2,15 @@
 // with a pool of ONE connection, a statement that escapes its transaction would wait for the
 // connection its own transaction holds, until the acquire timeout. Every transactional service
 // must therefore complete here.
+import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ormConfig } from '../core/db/orm-config';
 import { sql } from '../core/db/sql';
 import { recomputeUser } from '../core/matching/precompute';
 import { uniqueName } from '../test/harness';
-import { block, decide } from './matches/match.service';
+import { markRead, storeMessage } from './chat/message.service';
+import { block, decide, visibleMatch } from './matches/match.service';
 import { importFeeds, searchCatalog } from './podcasts/podcast.service';
 import { createUser } from './users/user.service';
 
@@ -31,7 +33,7 @@ describe('transactions on a pool of one connection', () => {
     await expect(escaping).rejects.toThrow(/acquir/i);
   });
 
-  it('likes, blocks, library imports, search and recomputes each run on their one connection', async () => {
+  it('likes, message sends, read receipts, blocks, library imports, search and recomputes each run on their one connection', async () => {
     const [a, b, c] = [await person(), await person(), await person()];
     const imported = await importFeeds(orm.em.fork(), a.id, [
       { feedUrl: `https://one.example.com/${uniqueName()}.xml`, title: 'One connection show' },
@@ -49,7 +51,13 @@ describe('transactions on a pool of one connection', () => {
     );
     expect((await recomputeUser(orm.em.fork(), a.id)).users).toBe(1);
     expect((await decide(orm.em.fork(), a.id, b.id, 'romantic', true)).becameMutual).toBe(false);
-    expect((await decide(orm.em.fork(), b.id, a.id, 'romantic', true)).becameMutual).toBe(true);
+    const mutual = await decide(orm.em.fork(), b.id, a.id, 'romantic', true);
+    expect(mutual.becameMutual).toBe(true);
+    const send = { matchId: mutual.row.id, content: 'one connection', clientId: randomUUID() };
+    expect((await storeMessage(orm.em.fork(), a.id, send)).message.seq).toBe(1);
+    expect((await storeMessage(orm.em.fork(), a.id, send)).created).toBe(false);
+    const match = await visibleMatch(orm.em.fork(), mutual.row.id, b.id);
+    expect((await markRead(orm.em.fork(), match, b.id, 1)).readSeq).toBe(1);
     expect(await block(orm.em.fork(), c.id, a.id)).toEqual([]);
     expect(await searchCatalog(orm.em.fork(), 'one connection', 5)).not.toHaveLength(0);
   });

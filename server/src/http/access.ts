@@ -18,11 +18,15 @@ export interface Granted {
   viewer: { auth: AuthContext; viewedIntent: Intent | null };
   matchParty: { auth: AuthContext; match: MatchRecord };
   libraryEntryOwner: { auth: AuthContext; entry: UserPodcastEntry };
+  /** The match named by the body's `matchId` (the body was validated before the rule). */
+  matchSender: { auth: AuthContext; match: MatchRecord };
 }
 
 interface Checked {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
+  /** The validated body, for the rules that read it (ACCESS_BODY); `{}` for the others. */
+  body: Record<string, unknown>;
 }
 
 type Rule<A extends Access> = (req: Request, parts: Checked) => Promise<Granted[A]>;
@@ -65,5 +69,10 @@ export const rules: { [A in Access]: Rule<A> } = {
     const entry = await findOwnEntry(req.em, params.id as number, auth.userId);
     if (!entry) throw notFound('Podcast entry not found.');
     return { auth, entry };
+  },
+  matchSender: async (req, { body }) => {
+    const auth = signedIn(req);
+    if (body.senderId !== auth.userId) throw forbidden('You can only send messages as yourself.');
+    return { auth, match: await visibleMatch(req.em, body.matchId as number, auth.userId) };
   },
 };

@@ -1,6 +1,7 @@
 // The authorization matrix, derived from the contract: every endpoint of the shared API, called by
 // every role, must answer what its access rule (shared/src/api/endpoint.ts) says. The table below
 // only says how to make a well-formed request; who gets what comes from `endpoint.access`.
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Access, type Api, api, buildPath, type LoginResponse } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,9 @@ const EXPECTED: Record<Access, Record<Role, 'ok' | 401 | 403 | 404>> = {
   viewer: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
   matchParty: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
   libraryEntryOwner: { owner: 'ok', party: 404, stranger: 404, anonymous: 401 },
+  // The body's senderId is the caller's own (the stranger too: sending as themself into someone
+  // else's match), so what a stranger meets is the match they may not see.
+  matchSender: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
 };
 
 /**
@@ -87,6 +91,16 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   spotifySync: () => ({ ok: 409 }),
   spotifyDisconnect: () => ({}),
   spotifyConnectTicket: () => ({}),
+  listMessages: () => ({ query: { after: '0' } }),
+  sendMessage: (w, caller) => ({
+    body: {
+      matchId: w.matchId,
+      senderId: caller?.user.id ?? w.owner.user.id,
+      content: 'Hello!',
+      clientId: randomUUID(),
+    },
+  }),
+  markMessagesRead: () => ({ body: { seq: 0 } }),
 };
 
 describe('authorization matrix (derived from each endpoint access rule)', () => {

@@ -24,6 +24,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const body = toErrorBody(error);
     if (body.status >= 500) logger.error(`${req.method} ${req.originalUrl} failed`, error);
     if (res.headersSent) return;
+    if (error instanceof HttpError && error.headers) res.set(error.headers);
     res.status(body.status).json(body.body);
   };
 }

@@ -5,6 +5,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly issues?: { path: string; message: string }[],
+    /** Response headers that belong to the answer (e.g. Retry-After of a 429). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -16,3 +18,5 @@ export const unauthorized = (message = 'Sign in to continue.') => new HttpError(
 export const forbidden = (message = 'You may not do that.') => new HttpError(403, 'forbidden', message);
 export const notFound = (message = 'Not found.') => new HttpError(404, 'not_found', message);
 export const conflict = (message: string) => new HttpError(409, 'conflict', message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new HttpError(429, 'rate_limited', message, undefined, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });

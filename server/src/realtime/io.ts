@@ -5,7 +5,10 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import type { Logger } from '../core/logger';
+import type { RealtimeEmitter } from '../core/realtime/emitter';
 import type { SessionService } from '../features/auth/session.service';
+import type { ChatService } from '../features/chat/chat.service';
+import { ChatRealtime } from '../features/chat/chat.socket';
 import type { BadgePusher } from '../features/matches/badges.service';
 
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -16,12 +19,21 @@ export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record
  */
 export function createRealtime(
   httpServer: HttpServer,
-  deps: { orm: MikroORM; redis: Redis; sessions: SessionService; logger: Logger; badges: BadgePusher },
-): { io: IoServer; close(): Promise<void> } {
+  deps: {
+    orm: MikroORM;
+    redis: Redis;
+    sessions: SessionService;
+    logger: Logger;
+    badges: BadgePusher;
+    chat: ChatService;
+    emitter: RealtimeEmitter;
+  },
+): { io: IoServer; chat: ChatRealtime; close(): Promise<void> } {
   const io: IoServer = new Server(httpServer, { serveClient: false, maxHttpBufferSize: 64 * 1024 });
   const pub = deps.redis.duplicate();
   const sub = deps.redis.duplicate();
   io.adapter(createAdapter(pub, sub));
+  const chat = new ChatRealtime(io, deps);
 
   io.use(async (socket, next) => {
     try {
@@ -42,14 +54,21 @@ export function createRealtime(
     socket.on('ping', (ack) => {
       if (typeof ack === 'function') ack({ serverTime: new Date().toISOString() });
     });
+    // Chat: sends, read receipts, typing, presence (features/chat/chat.socket.ts).
+    chat.attach(socket);
     // Fresh badges for the new tab (to every tab of the user: they are the same numbers).
     deps.badges.push(socket.data.userId);
   });
 
   return {
     io,
+    chat,
     async close() {
+      // Handlers running now finish first (they use the adapter and the database); the sockets'
+      // own disconnects on close announce nothing (chat.socket.ts), and the rest is waited for.
+      await chat.settle();
       await new Promise<void>((resolve) => io.close(() => resolve()));
+      await chat.idle();
       await Promise.allSettled([pub.quit(), sub.quit()]);
     },
   };

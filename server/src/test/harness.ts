@@ -59,13 +59,10 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export class TestServer {
+/** HTTP calls, logins and sockets against a server at `url` (in this process or another). */
+export class TestClient {
   private readonly sockets: TestSocket[] = [];
-  constructor(readonly running: RunningServer) {}
-
-  get url(): string {
-    return this.running.url;
-  }
+  constructor(readonly url: string) {}
 
   async call(method: string, path: string, options: CallOptions = {}) {
     const headers: Record<string, string> = { ...options.headers };
@@ -114,8 +111,19 @@ export class TestServer {
     return socket;
   }
 
-  async close(): Promise<void> {
+  /** Disconnects every socket this client opened. */
+  closeSockets(): void {
     for (const s of this.sockets) s.disconnect();
+  }
+}
+
+export class TestServer extends TestClient {
+  constructor(readonly running: RunningServer) {
+    super(running.url);
+  }
+
+  async close(): Promise<void> {
+    this.closeSockets();
     await this.running.close();
   }
 }
@@ -148,7 +156,7 @@ export function nextEvent<E extends keyof ServerToClientEvents>(
  * Redis -> socket) and arrives after them. Use it before asserting that something did NOT arrive,
  * instead of sleeping.
  */
-export async function drainEvents(server: TestServer, socket: TestSocket, user: { token: string; id: number }) {
+export async function drainEvents(server: TestClient, socket: TestSocket, user: { token: string; id: number }) {
   const sentinel = nextEvent(socket, 'user:updated');
   const res = await server.call('PUT', `/api/users/${user.id}`, { token: user.token, body: {} });
   if (res.status !== 200) throw new Error(`sentinel update failed: ${res.status} ${res.text}`);

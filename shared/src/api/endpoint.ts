@@ -14,8 +14,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   mutual, not unmatched and not blocked (404 otherwise, so nobody learns a like exists); where
  *   the path also names a `:userId`, it must be the caller (403).
  * - libraryEntryOwner: the podcast library entry `:id` is the caller's (404 otherwise).
+ * - matchSender: the body's `senderId` is the caller (403 otherwise) and its `matchId` is a match
+ *   the caller may see under `matchParty` (404 otherwise). The body is validated before this rule.
  */
-export type Access = 'public' | 'user' | 'owner' | 'viewer' | 'matchParty' | 'libraryEntryOwner';
+export type Access = 'public' | 'user' | 'owner' | 'viewer' | 'matchParty' | 'libraryEntryOwner' | 'matchSender';
 
 /** The path parameter each access rule reads. */
 export const ACCESS_PARAM = {
@@ -25,8 +27,21 @@ export const ACCESS_PARAM = {
   viewer: 'userId',
   matchParty: 'matchId',
   libraryEntryOwner: 'id',
+  matchSender: null,
 } as const satisfies Record<Access, string | null>;
 type AccessParam = typeof ACCESS_PARAM;
+
+/** The body fields each access rule reads (the body is then validated before the rule runs). */
+export const ACCESS_BODY = {
+  public: [],
+  user: [],
+  owner: [],
+  viewer: [],
+  matchParty: [],
+  libraryEntryOwner: [],
+  matchSender: ['matchId', 'senderId'],
+} as const satisfies Record<Access, readonly string[]>;
+type AccessBody = typeof ACCESS_BODY;
 
 export interface Endpoint<
   A extends Access = Access,
@@ -58,6 +73,11 @@ type ParamsFit<A extends Access, P extends z.ZodType> = AccessParam[A] extends n
     ? unknown
     : { params: `access '${A}' needs the path parameter :${NonNullable<AccessParam[A]>}` };
 
+/** A compile error unless the body schema has the fields the access rule reads. */
+type BodyFit<A extends Access, B extends z.ZodType> = AccessBody[A][number] extends keyof z.output<B>
+  ? unknown
+  : { body: `access '${A}' needs the body fields ${AccessBody[A][number]}` };
+
 export function defineEndpoint<
   A extends Access,
   P extends z.ZodType = typeof none,
@@ -75,7 +95,8 @@ export function defineEndpoint<
     body?: B;
     response: R;
     status?: number;
-  } & ParamsFit<A, P>,
+  } & ParamsFit<A, P> &
+    BodyFit<A, B>,
 ): Endpoint<A, P, Q, B, R> {
   const param = ACCESS_PARAM[def.access];
   if (param && !def.path.includes(`:${param}`)) {

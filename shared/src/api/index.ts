@@ -3,6 +3,7 @@ import { authApi } from './auth';
 import { feedApi } from './feed';
 import { healthApi } from './health';
 import { matchesApi } from './matches';
+import { messagesApi } from './messages';
 import { podcastsApi } from './podcasts';
 import { spotifyApi } from './spotify';
 import { usersApi } from './users';
@@ -15,6 +16,7 @@ export const api = {
   ...usersApi,
   ...feedApi,
   ...matchesApi,
+  ...messagesApi,
   ...podcastsApi,
   ...spotifyApi,
 } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, IntentSchema, TimestampSchema } from './common';
+import { FeedSharedPodcastSchema } from './feed';
 import { PublicUserSchema } from './user';
 
 /** Why a person reports another (stored with the report). */
@@ -34,8 +35,18 @@ export const MatchViewSchema = z.object({
   createdAt: TimestampSchema,
   isMutualMatch: z.boolean(),
   isFavorite: z.boolean(),
+  /** A mutual match never opened, or with messages from the other person the viewer has not read. */
   hasUnreadMessages: z.boolean(),
   matchedUser: PublicUserSchema,
+  /** Shows both people list visibly (hidden ones never), the ones that drive the match first; at most 10. */
+  sharedPodcasts: z.array(FeedSharedPodcastSchema),
+  /** How many shows both people list visibly (may exceed sharedPodcasts.length). */
+  sharedPodcastCount: z.number().int().min(0),
+  /** The seq of the match's newest message (0: none yet). */
+  lastMessageSeq: z.number().int().min(0),
+  /** Up to which seq the viewer has read, and the other person (read receipts). */
+  readSeq: z.number().int().min(0),
+  otherReadSeq: z.number().int().min(0),
 });
 export type MatchView = z.infer<typeof MatchViewSchema>;
 

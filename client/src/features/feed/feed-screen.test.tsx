@@ -45,6 +45,11 @@ function matchView(user2Id: number, mutual: boolean, intent = 'romantic') {
     isMutualMatch: mutual,
     isFavorite: false,
     hasUnreadMessages: false,
+    sharedPodcasts: [],
+    sharedPodcastCount: 0,
+    lastMessageSeq: 0,
+    readSeq: 0,
+    otherReadSeq: 0,
     matchedUser: makeSelfUser({ id: user2Id }),
   };
 }

@@ -1,8 +1,10 @@
 import { api } from '@shared/api';
-import type { Intent } from '@shared/constants';
+import { type Intent, TIMING } from '@shared/constants';
 import type { MatchView, ReportBody } from '@shared/schemas/matches';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, endpointQuery, endpointUrl } from '@/lib/api-client';
+import { apiRequest, endpointQuery } from '@/lib/api-client';
+import { singleMatchKeys, updateMatchLists } from '@/lib/match-cache';
+import { useSocketConnected } from '@/lib/socket';
 
 /** GET /api/users/:userId/matches?intent=, keyed by its URL like every endpoint query. */
 export function matchesQuery(userId: number, intent: Intent) {
@@ -20,27 +22,14 @@ export function sortMatches(matches: readonly MatchView[]): MatchView[] {
   );
 }
 
+/** The list; while the socket is down it is polled (TIMING.messagePollMs) so unread marks still arrive. */
 export function useMatches(userId: number, intent: Intent) {
-  return useQuery({ ...matchesQuery(userId, intent), select: sortMatches });
-}
-
-/** Every cached match list of this user (one per intent). */
-function isMatchListKey(userId: number, key: readonly unknown[]): boolean {
-  const base = endpointUrl(api.listMatches, { params: { userId } });
-  const url = key[0];
-  return typeof url === 'string' && (url === base || url.startsWith(`${base}?`));
-}
-
-/** Applies `change` to every cached match list of the user. */
-export function updateMatchLists(
-  queryClient: QueryClient,
-  userId: number,
-  change: (matches: MatchView[]) => MatchView[],
-): void {
-  queryClient.setQueriesData<MatchView[]>(
-    { predicate: (query) => isMatchListKey(userId, query.queryKey) },
-    (current) => (current ? change(current) : current),
-  );
+  const connected = useSocketConnected();
+  return useQuery({
+    ...matchesQuery(userId, intent),
+    select: sortMatches,
+    refetchInterval: connected ? false : TIMING.messagePollMs,
+  });
 }
 
 /** A new mutual match joins the loaded list of its intent at once (the list's select sorts it). */
@@ -53,12 +42,7 @@ export function addMatchToList(queryClient: QueryClient, userId: number, match: 
 /** An ended match leaves every cached list, and its single-match entries leave the cache. */
 export function forgetMatch(queryClient: QueryClient, userId: number, matchId: number): void {
   updateMatchLists(queryClient, userId, (matches) => matches.filter((m) => m.id !== matchId));
-  for (const query of [
-    endpointQuery(api.getMatch, { params: { matchId } }),
-    endpointQuery(api.getUserMatch, { params: { userId, matchId } }),
-  ]) {
-    queryClient.removeQueries({ queryKey: query.queryKey, exact: true });
-  }
+  for (const queryKey of singleMatchKeys(userId, matchId)) queryClient.removeQueries({ queryKey, exact: true });
 }
 
 /** PUT /api/matches/:id {isFavorite}: flips at once, rolls back if the server refuses. */

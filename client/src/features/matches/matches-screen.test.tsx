@@ -29,6 +29,11 @@ function makeMatch(overrides: Partial<MatchView> & { name?: string; userId?: num
     isMutualMatch: true,
     isFavorite: false,
     hasUnreadMessages: false,
+    sharedPodcasts: [],
+    sharedPodcastCount: 0,
+    lastMessageSeq: 0,
+    readSeq: 0,
+    otherReadSeq: 0,
     matchedUser: {
       id: userId ?? 100 + id,
       displayName: name,

@@ -49,6 +49,22 @@ export class SessionService {
   }
 
   /**
+   * Whether a socket authenticated with this session may still act: not revoked (logout revokes
+   * the whole family), and not expired unless it was rotated (a rotated session's own expiry is
+   * the grace period of its token; the login goes on in its successor, and a socket keeps the
+   * session it connected with).
+   */
+  async isLive(em: EntityManager, sessionId: number): Promise<boolean> {
+    const session = await em.findOne(
+      SessionSchema,
+      { id: sessionId },
+      { fields: ['revokedAt', 'rotatedAt', 'expiresAt'], disableIdentityMap: true },
+    );
+    if (!session || session.revokedAt) return false;
+    return session.rotatedAt != null || session.expiresAt.getTime() > this.now();
+  }
+
+  /**
    * Issues a fresh token when this one is old enough. The old token keeps working for a short
    * grace period so requests already in flight do not fail. Only one concurrent caller wins.
    */

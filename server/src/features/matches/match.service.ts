@@ -1,7 +1,14 @@
 // Likes, passes, mutual matches, favourites, unmatch, block and report (docs/matches.md).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { INTENTS, type Intent, type MatchView, type PublicUser, type ReportBody } from '@shared/index';
-import { blockedEitherWay, lockPair, sql } from '../../core/db/sql';
+import {
+  type FeedSharedPodcast,
+  INTENTS,
+  type Intent,
+  type MatchView,
+  type PublicUser,
+  type ReportBody,
+} from '@shared/index';
+import { blockedEitherWay, intArray, lockPair, sql } from '../../core/db/sql';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../../core/presenters/user.presenter';
 import { conflict, notFound } from '../../http/errors';
 import { publicUserRow } from '../users/user.service';
@@ -24,13 +31,29 @@ export interface MatchRecord {
   mutual_at: Date | null;
   unmatched_at: Date | null;
   created_at: Date;
+  /** The seq of the newest message (0: none); each send increments it under this row's lock. */
+  last_message_seq: number;
+  /** Up to which message seq each side has read (docs/chat.md). */
+  user1_read_seq: number;
+  user2_read_seq: number;
 }
+
+/** Shared shows shown on a match (the contract's limit: MatchView.sharedPodcasts). */
+export const MATCH_SHARED_PODCASTS_MAX = 10;
+
+/** The shows two people both list visibly: the first few, best first, and how many in all. */
+export interface SharedPodcasts {
+  podcasts: FeedSharedPodcast[];
+  count: number;
+}
+const noSharedPodcasts: SharedPodcasts = { podcasts: [], count: 0 };
 
 /** Which side of the stored row a user is. */
 type Side = 1 | 2;
-const sideOf = (row: MatchRecord, userId: number): Side | null =>
+export const sideOf = (row: Pick<MatchRecord, 'user1_id' | 'user2_id'>, userId: number): Side | null =>
   row.user1_id === userId ? 1 : row.user2_id === userId ? 2 : null;
-const otherOf = (row: MatchRecord, userId: number) => (row.user1_id === userId ? row.user2_id : row.user1_id);
+export const otherOf = (row: Pick<MatchRecord, 'user1_id' | 'user2_id'>, userId: number) =>
+  row.user1_id === userId ? row.user2_id : row.user1_id;
 /** The per-side columns of a row, as the given user's own and the other person's. */
 function sides(row: MatchRecord, viewerId: number) {
   const mine = sideOf(row, viewerId) === 1;
@@ -39,15 +62,30 @@ function sides(row: MatchRecord, viewerId: number) {
     otherLiked: mine ? row.user2_liked : row.user1_liked,
     favorite: mine ? row.user1_favorite : row.user2_favorite,
     seenAt: mine ? row.user1_seen_at : row.user2_seen_at,
+    readSeq: mine ? row.user1_read_seq : row.user2_read_seq,
+    otherReadSeq: mine ? row.user2_read_seq : row.user1_read_seq,
   };
 }
+
+/**
+ * Unread for the viewer: a mutual live match never opened, or with messages after the viewer's
+ * read seq. A send moves the sender's own read seq to the new message (message.service.ts), so
+ * every message after the read seq is the other person's.
+ */
+const isUnread = (row: MatchRecord, s: ReturnType<typeof sides>) =>
+  row.mutual_at != null && row.unmatched_at == null && (s.seenAt == null || row.last_message_seq > s.readSeq);
 
 /**
  * A match row as `viewerId` sees it: user1Id is always the viewer, the flags are the viewer's own.
  * The other person's like shows only once the match is mutual: a pass answered with "they liked
  * you" would tell the viewer what the other person never chose to share.
  */
-export function toMatchView(row: MatchRecord, viewerId: number, matchedUser: PublicUser): MatchView {
+export function toMatchView(
+  row: MatchRecord,
+  viewerId: number,
+  matchedUser: PublicUser,
+  shared: SharedPodcasts = noSharedPodcasts,
+): MatchView {
   const mutual = row.mutual_at != null;
   const s = sides(row, viewerId);
   return {
@@ -61,15 +99,72 @@ export function toMatchView(row: MatchRecord, viewerId: number, matchedUser: Pub
     createdAt: new Date(row.created_at).toISOString(),
     isMutualMatch: mutual,
     isFavorite: s.favorite,
-    hasUnreadMessages: mutual && row.unmatched_at == null && s.seenAt == null,
+    hasUnreadMessages: isUnread(row, s),
     matchedUser,
+    sharedPodcasts: shared.podcasts,
+    sharedPodcastCount: shared.count,
+    lastMessageSeq: row.last_message_seq,
+    readSeq: s.readSeq,
+    otherReadSeq: s.otherReadSeq,
   };
 }
 
 /** The other person of the match, as they present themselves in the match's intent. */
 export async function viewOf(em: EntityManager, row: MatchRecord, viewerId: number): Promise<MatchView> {
-  const user = await publicUserRow(em, otherOf(row, viewerId), row.intent);
-  return toMatchView(row, viewerId, toPublicUser(user, row.intent));
+  const otherId = otherOf(row, viewerId);
+  const user = await publicUserRow(em, otherId, row.intent);
+  const shared = await sharedPodcastsWith(em, viewerId, [otherId]);
+  return toMatchView(row, viewerId, toPublicUser(user, row.intent), shared.get(otherId));
+}
+
+/**
+ * The shows the viewer and each of `otherIds` both list, hidden ones never, in one query for a
+ * whole list of matches: ordered by the stored explanation of the match % (feed_candidates, the
+ * largest contribution first: the viewer's row, else the other person's) where it names them, then
+ * by name; at most 10 each, and the count.
+ */
+export async function sharedPodcastsWith(
+  em: EntityManager,
+  viewerId: number,
+  otherIds: number[],
+): Promise<Map<number, SharedPodcasts>> {
+  const result = new Map<number, SharedPodcasts>();
+  if (otherIds.length === 0) return result;
+  const rows = await sql<{
+    other_id: number;
+    id: number;
+    name: string;
+    creator: string | null;
+    image_url: string | null;
+    total: number;
+  }>(
+    em,
+    `with shared as (
+       select o.other_id, p.id, p.name, p.creator, p.image_url,
+              array_position(coalesce(fc.shared_podcast_ids, fc2.shared_podcast_ids), p.id) as pos
+         from unnest(?::int[]) as o(other_id)
+         join user_podcasts theirs on theirs.user_id = o.other_id and not theirs.hidden
+         join user_podcasts mine on mine.user_id = ? and mine.podcast_id = theirs.podcast_id and not mine.hidden
+         join podcasts p on p.id = theirs.podcast_id
+         left join feed_candidates fc on fc.user_id = ? and fc.candidate_id = o.other_id
+         left join feed_candidates fc2 on fc2.user_id = o.other_id and fc2.candidate_id = ?
+     ), ranked as (
+       select shared.*, count(*) over (partition by other_id)::int as total,
+              row_number() over (partition by other_id order by pos nulls last, name, id) as rn
+         from shared
+     )
+     select other_id, id, name, creator, image_url, total from ranked where rn <= ? order by other_id, rn`,
+    [intArray(new Set(otherIds)), viewerId, viewerId, viewerId, MATCH_SHARED_PODCASTS_MAX],
+  );
+  for (const row of rows) {
+    let entry = result.get(row.other_id);
+    if (!entry) {
+      entry = { podcasts: [], count: row.total };
+      result.set(row.other_id, entry);
+    }
+    entry.podcasts.push({ id: row.id, name: row.name, creator: row.creator, imageUrl: row.image_url });
+  }
+  return result;
 }
 
 export async function isBlockedEitherWay(em: EntityManager, a: number, b: number): Promise<boolean> {
@@ -201,7 +296,12 @@ export async function listMatches(em: EntityManager, viewerId: number, intent: I
       order by viewer_favorite desc, m.match_percentage desc, m.mutual_at desc, m.id`,
     [viewerId, viewerId, viewerId, viewerId, intent],
   );
-  return rows.map((row) => toMatchView(row, viewerId, toPublicUser(row, intent)));
+  const shared = await sharedPodcastsWith(
+    em,
+    viewerId,
+    rows.map((row) => otherOf(row, viewerId)),
+  );
+  return rows.map((row) => toMatchView(row, viewerId, toPublicUser(row, intent), shared.get(otherOf(row, viewerId))));
 }
 
 export async function setFavorite(
@@ -241,21 +341,25 @@ export async function unmatch(em: EntityManager, row: MatchRecord): Promise<Matc
 
 /**
  * Blocks `blockedId` for `blockerId`, under the pair lock (see decide). Answers the pair's live
- * mutual matches, now hidden, for the 'match:removed' events.
+ * mutual matches, now hidden, for the 'match:removed' events. It also locks the pair's match rows
+ * until it commits: a message send locks its match row first and checks for a block only once it
+ * holds it (chat/message.service.ts), so a send either commits before the block or sees it (404).
  */
 export async function block(em: EntityManager, blockerId: number, blockedId: number): Promise<MatchRecord[]> {
   return em.transactional(async (tx) => {
     await lockPair(tx, blockerId, blockedId);
     const [target] = await sql(tx, 'select id from users where id = ?', [blockedId]);
     if (!target) throw notFound('User not found.');
-    const hidden = await sql<MatchRecord>(
+    const rows = await sql<MatchRecord>(
       tx,
-      `select * from matches where user1_id = ? and user2_id = ? and mutual_at is not null and unmatched_at is null`,
+      'select * from matches where user1_id = ? and user2_id = ? order by id for update',
       [Math.min(blockerId, blockedId), Math.max(blockerId, blockedId)],
     );
+    const hidden = rows.filter((row) => row.mutual_at != null && row.unmatched_at == null);
+    // The time of the block itself (taken after the locks above), not of the transaction's start.
     await sql(
       tx,
-      `insert into blocks (blocker_id, blocked_id, created_at) values (?, ?, now())
+      `insert into blocks (blocker_id, blocked_id, created_at) values (?, ?, clock_timestamp())
        on conflict (blocker_id, blocked_id) do nothing`,
       [blockerId, blockedId],
     );
@@ -280,12 +384,16 @@ export async function report(em: EntityManager, reporterId: number, body: Report
   return (row as { id: number }).id;
 }
 
-/** Unread mutual matches per intent: mutual, still matched, not blocked, never opened by the user. */
+/**
+ * Unread mutual matches per intent: mutual, still matched, not blocked, and either never opened by
+ * the user or with messages after the user's read seq (all of them the other person's: see isUnread).
+ */
 export async function unreadMatchCounts(em: EntityManager, userId: number): Promise<Record<Intent, number>> {
   const rows = await sql<{ intent: Intent; n: number }>(
     em,
     `select m.intent, count(*)::int as n from matches m
-      where ((m.user1_id = ? and m.user1_seen_at is null) or (m.user2_id = ? and m.user2_seen_at is null))
+      where ((m.user1_id = ? and (m.user1_seen_at is null or m.last_message_seq > m.user1_read_seq))
+          or (m.user2_id = ? and (m.user2_seen_at is null or m.last_message_seq > m.user2_read_seq)))
         and m.mutual_at is not null and m.unmatched_at is null
         and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}
       group by m.intent`,

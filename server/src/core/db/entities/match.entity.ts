@@ -30,6 +30,11 @@ export const MatchSchema = defineEntity({
     mutualAt: p.datetime().nullable(),
     /** An unmatched pair stays out of both people's feed and matches for this intent. */
     unmatchedAt: p.datetime().nullable(),
+    /** The seq of the newest message; each send increments it under this row's lock. */
+    lastMessageSeq: p.integer().default(0),
+    /** Up to which message seq each person has read (read receipts, unread marks). */
+    user1ReadSeq: p.integer().default(0).fieldName('user1_read_seq'),
+    user2ReadSeq: p.integer().default(0).fieldName('user2_read_seq'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['user1Id', 'user2Id', 'intent'] }],

@@ -14,10 +14,11 @@ export const MessageSchema = defineEntity({
     matchId: p.manyToOne(MatchSchema).mapToPk().fieldName('match_id').deleteRule('cascade'),
     senderId: p.manyToOne(UserSchema).mapToPk().fieldName('sender_id').deleteRule('cascade'),
     content: p.text(),
+    /** 1, 2, 3... per match, in the order the database stored them (docs/chat.md). */
+    seq: p.integer(),
     clientId: p.uuid().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  indexes: [{ properties: ['matchId', 'id'] }],
-  uniques: [{ properties: ['senderId', 'clientId'] }],
+  uniques: [{ properties: ['matchId', 'seq'] }, { properties: ['senderId', 'clientId'] }],
 });
 export type Message = InferEntity<typeof MessageSchema>;

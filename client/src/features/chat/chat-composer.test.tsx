@@ -1,0 +1,149 @@
+import { CHAT_TEXTS, LIMITS } from '@shared/constants';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { ChatComposer } from './chat-composer';
+
+type Send = (text: string) => Promise<boolean>;
+
+/** The composer with its draft in state, and `sending` true while onSend's promise is pending. */
+function Harness({ onSend, initial = '', error = null }: { onSend: Send; initial?: string; error?: string | null }) {
+  const [value, setValue] = useState(initial);
+  const [sending, setSending] = useState(false);
+  return (
+    <ChatComposer
+      value={value}
+      onChange={setValue}
+      sending={sending}
+      error={error}
+      onSend={async (text) => {
+        setSending(true);
+        try {
+          return await onSend(text);
+        } finally {
+          setSending(false);
+        }
+      }}
+    />
+  );
+}
+
+const input = () => screen.getByPlaceholderText(CHAT_TEXTS.placeholder) as HTMLTextAreaElement;
+const sendButton = () => screen.getByRole('button', { name: 'Send message' }) as HTMLButtonElement;
+const type = (text: string) => fireEvent.change(input(), { target: { value: text } });
+const enter = (init: { shiftKey?: boolean } = {}) => fireEvent.keyDown(input(), { key: 'Enter', ...init });
+
+describe('ChatComposer', () => {
+  it("is a labelled textarea with the placeholder 'Type a message...'", () => {
+    render(<Harness onSend={vi.fn()} />);
+    expect(input().tagName).toBe('TEXTAREA');
+    expect(screen.getByLabelText('Message')).toBe(input());
+  });
+
+  it('Enter sends the text and empties the input; Shift+Enter does not send', async () => {
+    const onSend = vi.fn<Send>(async () => true);
+    render(<Harness onSend={onSend} />);
+    type('Hello there');
+    // Shift+Enter is left to the textarea (a new line), nothing is sent.
+    expect(enter({ shiftKey: true })).toBe(true);
+    expect(onSend).not.toHaveBeenCalled();
+
+    await act(async () => {
+      expect(enter()).toBe(false);
+    });
+    expect(onSend).toHaveBeenCalledExactlyOnceWith('Hello there');
+    expect(input().value).toBe('');
+  });
+
+  it('the send button sends too, and the text is trimmed at the ends only', async () => {
+    const onSend = vi.fn<Send>(async () => true);
+    render(<Harness onSend={onSend} />);
+    type('  two\nlines \n');
+    await act(async () => fireEvent.click(sendButton()));
+    expect(onSend).toHaveBeenCalledWith('two\nlines');
+  });
+
+  it('blank or whitespace-only text cannot be sent', () => {
+    const onSend = vi.fn<Send>(async () => true);
+    render(<Harness onSend={onSend} />);
+    expect(sendButton().disabled).toBe(true);
+    type('   \n\t ');
+    expect(sendButton().disabled).toBe(true);
+    enter();
+    fireEvent.submit(input().form as HTMLFormElement);
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it('over 2,000 characters shows an error and cannot be sent; a counter shows near the limit', () => {
+    const onSend = vi.fn<Send>(async () => true);
+    render(<Harness onSend={onSend} />);
+    type('x'.repeat(1799));
+    expect(screen.queryByTestId('message-length')).toBeNull();
+    type('x'.repeat(1800));
+    expect(screen.getByTestId('message-length').textContent).toBe('1,800 / 2,000');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    type('x'.repeat(LIMITS.messageMaxLength));
+    expect(sendButton().disabled).toBe(false);
+
+    type('x'.repeat(LIMITS.messageMaxLength + 1));
+    expect(screen.getByRole('alert').textContent).toBe(CHAT_TEXTS.tooLong);
+    expect(input().getAttribute('aria-invalid')).toBe('true');
+    expect(input().getAttribute('aria-describedby')).toContain(screen.getByRole('alert').id);
+    expect(sendButton().disabled).toBe(true);
+    enter();
+    expect(onSend).not.toHaveBeenCalled();
+    // Nothing is cut off: the text stays for the person to shorten.
+    expect(input().value).toHaveLength(LIMITS.messageMaxLength + 1);
+  });
+
+  it('is disabled while a send is in flight: no second send until it settles', async () => {
+    let finish: (ok: boolean) => void = () => {};
+    const onSend = vi.fn<Send>(
+      () =>
+        new Promise((resolve) => {
+          finish = resolve;
+        }),
+    );
+    render(<Harness onSend={onSend} />);
+    type('first');
+    await act(async () => enter());
+    type('second');
+    expect(sendButton().disabled).toBe(true);
+    await act(async () => enter());
+    await act(async () => fireEvent.click(sendButton()));
+    expect(onSend).toHaveBeenCalledTimes(1);
+
+    await act(async () => finish(true));
+    expect(sendButton().disabled).toBe(false);
+    await act(async () => enter());
+    expect(onSend).toHaveBeenLastCalledWith('second');
+  });
+
+  it('a failed send puts the text back, before anything typed meanwhile', async () => {
+    let finish: (ok: boolean) => void = () => {};
+    const onSend = vi.fn<Send>(
+      () =>
+        new Promise((resolve) => {
+          finish = resolve;
+        }),
+    );
+    render(<Harness onSend={onSend} />);
+    type('Did you hear the latest episode?');
+    await act(async () => enter());
+    expect(input().value).toBe('');
+    await act(async () => finish(false));
+    expect(input().value).toBe('Did you hear the latest episode?');
+
+    type('again');
+    await act(async () => enter());
+    type('and more');
+    await act(async () => finish(false));
+    expect(input().value).toBe('again\nand more');
+  });
+
+  it('shows the send error', () => {
+    render(<Harness onSend={vi.fn()} error={CHAT_TEXTS.sendFailed} />);
+    expect(screen.getByRole('alert').textContent).toBe('Failed to send message. Please try again.');
+  });
+});

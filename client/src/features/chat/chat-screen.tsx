@@ -1,0 +1,173 @@
+import { TIMING } from '@shared/constants';
+import type { MatchView } from '@shared/schemas/matches';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { RotateCw } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage, isApiError } from '@/lib/api-client';
+import { matchQuery } from '@/lib/match-cache';
+import { useSocketConnected } from '@/lib/socket';
+import { ChatComposer } from './chat-composer';
+import { ChatEmpty } from './chat-empty';
+import { ChatHeader } from './chat-header';
+import { ChatNotFound } from './chat-not-found';
+import {
+  type Conversation,
+  conversationQuery,
+  loadOlder,
+  markChatOpen,
+  pollQuery,
+  removedQuery,
+} from './conversation-cache';
+import { pickIcebreaker } from './icebreaker';
+import { MessageList } from './message-list';
+import { useOtherTyping, usePresence, useReadReceipts, useTypingSignal } from './use-chat-live';
+import { useSendMessage } from './use-send-message';
+
+const hidden = (error: unknown) => isApiError(error, 404) || isApiError(error, 403);
+
+function sharedPodcastsText(count: number): string {
+  return `${count} shared podcast${count === 1 ? '' : 's'}`;
+}
+
+function TypingIndicator({ name }: { name: string }) {
+  return (
+    <p data-testid="typing-indicator" className="px-5 pb-1 text-xs text-zinc-400 italic">
+      {name} is typing…
+    </p>
+  );
+}
+
+interface ConversationViewProps {
+  userId: number;
+  match: MatchView;
+  conversation: Conversation | undefined;
+}
+
+/** The loaded chat: header, messages (or the empty state), typing, input and the shared-podcast footer. */
+function ConversationView({ userId, match, conversation }: ConversationViewProps) {
+  const queryClient = useQueryClient();
+  const name = match.matchedUser.displayName;
+  const [draft, setDraft] = useState('');
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const { send, sending, error } = useSendMessage(userId, match.id);
+  const typingSignal = useTypingSignal(match.id);
+  const otherTyping = useOtherTyping(match.id, match.matchedUser.id);
+  const online = usePresence(match.id, match.matchedUser.id);
+  useReadReceipts(userId, match, conversation ? (conversation.messages.at(-1)?.seq ?? 0) : undefined);
+
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const onLoadOlder = () => {
+    if (loadingOlder) return;
+    setLoadingOlder(true);
+    loadOlder(queryClient, userId, match.id)
+      .catch(() => {})
+      .finally(() => setLoadingOlder(false));
+  };
+
+  const changeDraft = (value: string) => {
+    setDraft(value);
+    typingSignal.onDraftChange(value);
+  };
+  const sendDraft = (text: string) => {
+    typingSignal.stop();
+    return send(text);
+  };
+  const icebreaker = () => {
+    changeDraft(pickIcebreaker(match.sharedPodcasts));
+    inputRef.current?.focus();
+  };
+
+  const empty = conversation && conversation.messages.length === 0 && conversation.pending.length === 0;
+  return (
+    <main data-testid="chat-screen" className="mx-auto flex h-dvh w-full max-w-md flex-col">
+      <ChatHeader match={match} online={online} />
+      {!conversation ? (
+        <div role="status" className="grid flex-1 place-items-center text-sm text-zinc-400">
+          <Spinner className="size-6" />
+          <span className="sr-only">Loading messages</span>
+        </div>
+      ) : empty ? (
+        <div className="min-h-0 flex-1 overflow-y-auto">
+          <ChatEmpty name={name} onIcebreaker={icebreaker} />
+        </div>
+      ) : (
+        <MessageList
+          userId={userId}
+          conversation={conversation}
+          otherReadSeq={match.otherReadSeq}
+          name={name}
+          loadingOlder={loadingOlder}
+          onLoadOlder={onLoadOlder}
+        />
+      )}
+      <div aria-live="polite">{otherTyping ? <TypingIndicator name={name} /> : null}</div>
+      <div className="border-t border-white/10 px-4 pt-3 pb-2">
+        <ChatComposer
+          value={draft}
+          onChange={changeDraft}
+          onSend={sendDraft}
+          sending={sending}
+          error={error}
+          inputRef={inputRef}
+        />
+        <p data-testid="shared-podcasts" className="pt-2 text-center text-xs text-zinc-500">
+          {sharedPodcastsText(match.sharedPodcastCount)}
+        </p>
+      </div>
+    </main>
+  );
+}
+
+function ChatLoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  return (
+    <main role="alert" className="grid min-h-dvh place-items-center px-6 text-center">
+      <div className="grid justify-items-center gap-4">
+        <p className="text-zinc-300">{errorMessage(error, 'Could not load this conversation.')}</p>
+        <Button variant="outline" onClick={onRetry}>
+          <RotateCw aria-hidden="true" className="size-4" />
+          Try again
+        </Button>
+      </div>
+    </main>
+  );
+}
+
+/**
+ * Chat (/chat/:matchId), SPEC section 2. Messages come from the query cache, which the realtime
+ * bridge keeps current; while the socket is down the open chat polls every TIMING.messagePollMs.
+ * A match the server does not show (404), or one that ends while open, shows 'Conversation not found'.
+ */
+export function ChatScreen({ userId, matchId }: { userId: number; matchId: number }) {
+  const removed = useQuery(removedQuery(matchId)).data === true;
+  const match = useQuery({ ...matchQuery(matchId), enabled: !removed });
+  const conversation = useQuery({ ...conversationQuery(userId, matchId), enabled: !removed });
+  const connected = useSocketConnected();
+  useQuery({
+    ...pollQuery(userId, matchId),
+    enabled: !removed && !connected && conversation.isSuccess,
+    refetchInterval: TIMING.messagePollMs,
+  });
+  useEffect(() => markChatOpen(matchId), [matchId]);
+
+  if (removed || hidden(match.error) || hidden(conversation.error)) return <ChatNotFound />;
+  const failed = match.error ?? conversation.error;
+  if (failed)
+    return (
+      <ChatLoadError
+        error={failed}
+        onRetry={() => {
+          if (match.isError) void match.refetch();
+          if (conversation.isError) void conversation.refetch();
+        }}
+      />
+    );
+  if (!match.data)
+    return (
+      <main role="status" className="grid min-h-dvh place-items-center text-sm text-zinc-400">
+        Loading...
+      </main>
+    );
+  return <ConversationView userId={userId} match={match.data} conversation={conversation.data} />;
+}

@@ -1,0 +1,102 @@
+import type { Message } from '@shared/schemas/messages';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { cn } from '@/lib/cn';
+import { relativeTime } from '@/lib/relative-time';
+import type { Conversation, PendingMessage } from './conversation-cache';
+import { useNow } from './use-chat-live';
+import { useChatScroll } from './use-chat-scroll';
+
+type Item = { key: string; own: boolean; content: string; createdAt: string; seq: number | null };
+
+/** A stored message keeps the key of its pending copy (its clientId), so the bubble is not re-created. */
+function toItems(userId: number, messages: readonly Message[], pending: readonly PendingMessage[]): Item[] {
+  return [
+    ...messages.map((m) => ({
+      key: m.clientId ?? `seq-${m.seq}`,
+      own: m.senderId === userId,
+      content: m.content,
+      createdAt: m.createdAt,
+      seq: m.seq,
+    })),
+    ...pending.map((p) => ({ key: p.clientId, own: true, content: p.content, createdAt: p.createdAt, seq: null })),
+  ];
+}
+
+function MessageBubble({ item, read, now }: { item: Item; read: boolean; now: number }) {
+  const pending = item.seq === null;
+  return (
+    <li
+      data-testid="message"
+      data-own={item.own}
+      data-pending={pending}
+      data-seq={item.seq ?? undefined}
+      className={cn('flex flex-col gap-1', item.own ? 'items-end' : 'items-start')}
+    >
+      <p
+        className={cn(
+          'max-w-[80%] whitespace-pre-wrap break-words rounded-3xl px-4 py-2.5 text-sm leading-relaxed',
+          item.own ? 'rounded-br-lg bg-intent text-white' : 'rounded-bl-lg bg-white/[0.07] text-zinc-100',
+          pending && 'opacity-70',
+        )}
+      >
+        {item.content}
+      </p>
+      <p className="flex gap-1.5 px-2 text-[11px] text-zinc-500">
+        <time dateTime={item.createdAt} title={new Date(item.createdAt).toLocaleString()}>
+          {relativeTime(item.createdAt, now)}
+        </time>
+        {pending ? <span>Sending…</span> : null}
+        {!pending && item.own && read ? <span data-testid="read-receipt">Read</span> : null}
+      </p>
+    </li>
+  );
+}
+
+interface MessageListProps {
+  userId: number;
+  conversation: Conversation;
+  /** Own messages up to this seq were read by the other person. */
+  otherReadSeq: number;
+  name: string;
+  loadingOlder: boolean;
+  onLoadOlder: () => void;
+}
+
+/** The conversation, oldest first, own messages on the right; older ones load when scrolling up. */
+export function MessageList({ userId, conversation, otherReadSeq, name, loadingOlder, onLoadOlder }: MessageListProps) {
+  const now = useNow(30_000);
+  const items = toItems(userId, conversation.messages, conversation.pending);
+  const last = items.at(-1);
+  const { ref, onScroll } = useChatScroll({
+    firstKey: items[0]?.key,
+    lastKey: last?.key,
+    lastIsOwn: last?.own ?? false,
+    onNearTop: () => {
+      if (conversation.hasOlder && !loadingOlder) onLoadOlder();
+    },
+  });
+
+  return (
+    <div
+      ref={ref}
+      onScroll={onScroll}
+      data-testid="message-scroller"
+      className="min-h-0 flex-1 overflow-y-auto px-4 py-4"
+    >
+      {conversation.hasOlder ? (
+        <div className="mb-3 flex justify-center">
+          <Button variant="ghost" size="sm" onClick={onLoadOlder} disabled={loadingOlder}>
+            {loadingOlder ? <Spinner /> : null}
+            Load earlier messages
+          </Button>
+        </div>
+      ) : null}
+      <ol aria-label={`Messages with ${name}`} role="log" aria-live="polite" className="grid gap-3">
+        {items.map((item) => (
+          <MessageBubble key={item.key} item={item} now={now} read={item.seq !== null && item.seq <= otherReadSeq} />
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+// What REST and socket share for chat: send and read receipts, each persisted and committed first,
+// then announced (docs/chat.md).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Message, rooms } from '@shared/index';
+import type { RealtimeEmitter } from '../../core/realtime/emitter';
+import type { BadgePusher } from '../matches/badges.service';
+import type { MatchRecord } from '../matches/match.service';
+import { markRead, type SendInput, storeMessage } from './message.service';
+import type { SendLimiter } from './send-limiter';
+
+export class ChatService {
+  constructor(private readonly deps: { emitter: RealtimeEmitter; badges: BadgePusher; sendLimiter: SendLimiter }) {}
+
+  /**
+   * Sends as `senderId`: the rate limit (429), then the one-transaction store (404 for a match the
+   * sender may not see). A new message goes, after commit, to both people's rooms (every tab, the
+   * sender's other tabs too); a repeated clientId answers the stored message and announces nothing
+   * again, so each message reaches each tab once.
+   */
+  async send(em: EntityManager, senderId: number, input: SendInput): Promise<Message> {
+    await this.deps.sendLimiter.take(senderId);
+    const stored = await storeMessage(em, senderId, input);
+    if (stored.created) {
+      this.deps.emitter.to([rooms.user(senderId), rooms.user(stored.recipientId)]).emit('message:new', stored.message);
+      this.deps.badges.push(stored.recipientId, ...(stored.senderReadMoved ? [senderId] : []));
+    }
+    return stored.message;
+  }
+
+  /**
+   * The reader has read up to `seq` and opened the match: tells both people (receipts; the
+   * reader's other tabs) when the read seq moved, and refreshes the reader's badges when their
+   * unread mark changed.
+   */
+  async read(em: EntityManager, match: MatchRecord, readerId: number, seq: number): Promise<MatchRecord> {
+    const result = await markRead(em, match, readerId, seq);
+    if (result.readMoved) {
+      this.deps.emitter
+        .to([rooms.user(result.row.user1_id), rooms.user(result.row.user2_id)])
+        .emit('message:read', { matchId: match.id, userId: readerId, seq: result.readSeq });
+    }
+    if (result.changed) this.deps.badges.push(readerId);
+    return result.row;
+  }
+}

@@ -1,0 +1,235 @@
+// Chat over Socket.IO: sends with acknowledgements, read receipts, typing, presence (docs/chat.md).
+// realtime/io.ts authenticates the socket and hands each connection to `attach`.
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import {
+  type Ack,
+  type ClientEventName,
+  type ClientEventPayload,
+  type ClientToServerEvents,
+  clientEvents,
+  rooms,
+  type ServerToClientEvents,
+  type SocketData,
+} from '@shared/index';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Server, Socket } from 'socket.io';
+import type { Logger } from '../../core/logger';
+import type { RealtimeEmitter } from '../../core/realtime/emitter';
+import { HttpError, tooManyRequests, unauthorized } from '../../http/errors';
+import { parsePart } from '../../http/route';
+import type { SessionService } from '../auth/session.service';
+import { otherOf, visibleMatch } from '../matches/match.service';
+import type { ChatService } from './chat.service';
+import { livePartners } from './message.service';
+
+type ChatIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export interface ChatSocketDeps {
+  orm: MikroORM;
+  chat: ChatService;
+  sessions: SessionService;
+  emitter: RealtimeEmitter;
+  logger: Logger;
+}
+
+/** Typing signals per person per match forwarded at most this often; the rest are dropped. */
+const TYPING_PER_WINDOW = { points: 10, duration: 5 };
+/** Read receipts and presence questions per person (each costs queries); over it, a 429 ack. */
+const EVENTS_PER_WINDOW = { points: 120, duration: 10 };
+
+const INTERNAL = {
+  status: 500,
+  code: 'internal_error',
+  message: 'Something went wrong on our side. Please try again.',
+};
+
+/**
+ * The chat side of every socket. Each client event: its payload is checked with the shared schema
+ * (`clientEvents`; invalid = an ack with status 400, never a throw), the socket's session must
+ * still be live (a revoked login's socket does not act, and is disconnected), then the same rules
+ * as the REST API apply (a match the caller may not see is a 404), and the ack carries the result
+ * or `{status, code, message}` as REST would have answered.
+ */
+export class ChatRealtime {
+  private readonly pending = new Set<Promise<void>>();
+  /** Per socket, the end of its chain of events: one socket's events are handled in the order sent. */
+  private readonly queues = new WeakMap<ChatSocket, Promise<void>>();
+  private readonly typingLimiter = new RateLimiterMemory({ keyPrefix: 'typing', ...TYPING_PER_WINDOW });
+  private readonly eventLimiter = new RateLimiterMemory({ keyPrefix: 'chat-events', ...EVENTS_PER_WINDOW });
+
+  constructor(
+    private readonly io: ChatIo,
+    private readonly deps: ChatSocketDeps,
+  ) {}
+
+  attach(socket: ChatSocket): void {
+    const limited = async (_data: unknown, userId: number) => {
+      await this.limit(userId);
+      return true;
+    };
+    socket.on('message:send', (payload, ack) =>
+      this.handle(socket, 'message:send', payload, ack, (em, data, userId) => this.deps.chat.send(em, userId, data)),
+    );
+    socket.on('message:read', (payload, ack) =>
+      this.handle(
+        socket,
+        'message:read',
+        payload,
+        ack,
+        async (em, data, userId) => {
+          await this.deps.chat.read(em, await visibleMatch(em, data.matchId, userId), userId, data.seq);
+          return null;
+        },
+        limited,
+      ),
+    );
+    socket.on('presence:get', (payload, ack) =>
+      this.handle(
+        socket,
+        'presence:get',
+        payload,
+        ack,
+        async (em, data, userId) => {
+          const match = await visibleMatch(em, data.matchId, userId);
+          return { online: await this.isOnline(otherOf(match, userId)) };
+        },
+        limited,
+      ),
+    );
+    // No ack in the contract: typing is fire and forget (a client that passes one anyway gets it).
+    // Over the throttle a signal is dropped before it costs a query.
+    socket.on('typing', ((payload: unknown, ack?: unknown) =>
+      this.handle(
+        socket,
+        'typing',
+        payload,
+        ack,
+        async (em, data, userId) => {
+          const match = await visibleMatch(em, data.matchId, userId);
+          this.deps.emitter
+            .to(rooms.user(otherOf(match, userId)))
+            .emit('typing', { matchId: match.id, userId, typing: data.typing });
+          return null;
+        },
+        (data, userId) =>
+          this.typingLimiter.consume(`${userId}:${data.matchId}`).then(
+            () => true,
+            () => false,
+          ),
+      )) as ClientToServerEvents['typing']);
+
+    this.track(this.announceConnected(socket));
+    socket.on('disconnect', (reason) => {
+      // A server shutting down is not the person leaving: their tabs reconnect to another instance.
+      if (reason !== 'server shutting down') this.track(this.announceDisconnected(socket));
+    });
+  }
+
+  /** Resolves once the handlers running now have finished (shutdown: before closing the adapter). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+  }
+
+  /** Resolves once no handler is running (shutdown waits for it before closing the database). */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Whether any socket of this user is connected, on any server instance (through the Redis adapter). */
+  async isOnline(userId: number): Promise<boolean> {
+    return (await this.io.in(rooms.user(userId)).fetchSockets()).length > 0;
+  }
+
+  private handle<E extends ClientEventName, T>(
+    socket: ChatSocket,
+    event: E,
+    payload: unknown,
+    ack: unknown,
+    run: (em: EntityManager, data: ClientEventPayload<E>, userId: number) => Promise<T>,
+    /** Runs before anything touches the database: false drops the event (ack `null`); may throw a 429. */
+    gate?: (data: ClientEventPayload<E>, userId: number) => Promise<boolean>,
+  ): void {
+    const reply = (answer: Ack<T>) => {
+      if (typeof ack === 'function') ack(answer);
+    };
+    this.serially(socket, async () => {
+      try {
+        const data = parsePart(clientEvents[event], payload, 'payload') as ClientEventPayload<E>;
+        if (gate && !(await gate(data, socket.data.userId))) {
+          reply({ ok: true, data: null as T });
+          return;
+        }
+        const em = this.deps.orm.em.fork() as EntityManager;
+        if (!(await this.deps.sessions.isLive(em, socket.data.sessionId))) {
+          reply({ ok: false, error: toAckError(unauthorized('Your session has ended. Sign in again.')) });
+          socket.disconnect(true);
+          return;
+        }
+        reply({ ok: true, data: await run(em, data, socket.data.userId) });
+      } catch (error) {
+        if (!(error instanceof HttpError)) this.deps.logger.error(`socket ${event} failed`, error);
+        reply({ ok: false, error: toAckError(error) });
+      }
+    });
+  }
+
+  /**
+   * Runs one socket's events one after the other, in the order they arrived: two sends of one tab
+   * get their seqs in the order the tab sent them, and a typing stop never overtakes its start.
+   */
+  private serially(socket: ChatSocket, task: () => Promise<void>): void {
+    const next = (this.queues.get(socket) ?? Promise.resolve())
+      .then(task)
+      .catch((error) => this.deps.logger.warn(`chat socket event failed: ${(error as Error).message}`));
+    this.queues.set(socket, next);
+    this.track(next);
+  }
+
+  private async limit(userId: number): Promise<void> {
+    try {
+      await this.eventLimiter.consume(String(userId));
+    } catch {
+      throw tooManyRequests('Too many requests. Please wait a moment.', EVENTS_PER_WINDOW.duration);
+    }
+  }
+
+  /**
+   * Presence: the first tab of a person (on any instance) makes them online for everyone with whom
+   * they have a live mutual match. Tabs opening at the same moment may each announce it (the same
+   * state twice, harmless); a tab opening while another already announced does not.
+   */
+  private async announceConnected(socket: ChatSocket): Promise<void> {
+    const userId = socket.data.userId;
+    const sockets = await this.io.in(rooms.user(userId)).fetchSockets();
+    const announcedBefore = sockets.some((s) => s.id !== socket.id && s.data.presenceAnnounced);
+    socket.data.presenceAnnounced = true;
+    if (!announcedBefore) await this.announce(userId, true);
+  }
+
+  /** The last tab of a person closed, on every instance: offline for their matches. */
+  private async announceDisconnected(socket: ChatSocket): Promise<void> {
+    const userId = socket.data.userId;
+    if (await this.isOnline(userId)) return;
+    await this.announce(userId, false);
+  }
+
+  private async announce(userId: number, online: boolean): Promise<void> {
+    const partners = await livePartners(this.deps.orm.em.fork() as EntityManager, userId);
+    if (partners.length === 0) return;
+    this.deps.emitter.to(partners.map((id) => rooms.user(id))).emit('presence', { userId, online });
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error) =>
+      this.deps.logger.warn(`chat socket task failed: ${(error as Error).message}`),
+    );
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
+  }
+}
+
+function toAckError(error: unknown): { status: number; code: string; message: string } {
+  if (error instanceof HttpError) return { status: error.status, code: error.code, message: error.message };
+  return INTERNAL;
+}
