@@ -1,4 +1,4 @@
-import { LIMITS, STORAGE_KEYS } from '@shared/constants';
+import { LIMITS, STORAGE_KEYS, TIMING } from '@shared/constants';
 import type { BadgeCounts, JobStatusEvent } from '@shared/events';
 import type { MatchView } from '@shared/schemas/matches';
 import { act, render, screen, waitFor } from '@testing-library/react';
@@ -353,5 +353,29 @@ describe('RealtimeBridge: chat', () => {
       `/api/users/${ME}/matches/9/messages?after=${all.length - 1}&limit=${LIMITS.messagePageMax}`,
     );
     expect(queryClient.getQueryState(listKey)?.isInvalidated).toBe(true);
+  });
+
+  it(`reads the badges every ${TIMING.messagePollMs} ms while the socket is down, and stops once it is back`, async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const counts: BadgeCounts = {
+        feed: { romantic: 2, platonic: 0, professional: 0 },
+        unreadMatches: { romantic: 1, platonic: 0, professional: 0 },
+      };
+      const fetchMock = mockFetch(() => jsonResponse(counts));
+      const badgeReads = () => fetchMock.mock.calls.filter(([url]) => String(url) === `/api/users/${ME}/badges`);
+      const { queryClient } = renderBridge({ withNavigation: true });
+      // Read once when the navigation mounts.
+      await waitFor(() => expect(badgeReads()).toHaveLength(1));
+      expect(queryClient.getQueryData(badgesQuery(ME).queryKey)).toEqual(counts);
+      await act(() => vi.advanceTimersByTimeAsync(TIMING.messagePollMs));
+      await waitFor(() => expect(badgeReads()).toHaveLength(2));
+
+      act(() => fake.setConnected(true));
+      await act(() => vi.advanceTimersByTimeAsync(TIMING.messagePollMs * 3));
+      expect(badgeReads()).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

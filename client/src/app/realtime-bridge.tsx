@@ -1,3 +1,4 @@
+import { TIMING } from '@shared/constants';
 import { isJobFinished, type ServerEventName, type ServerEventPayload } from '@shared/events';
 import type { JobName } from '@shared/jobs';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
@@ -17,10 +18,10 @@ import { announceMutualMatch } from '@/features/feed/mutual-match-toast';
 import { addMatchToList, forgetMatch } from '@/features/matches/match-queries';
 import { libraryQuery } from '@/features/podcasts/podcast-queries';
 import { spotifyStatusQuery } from '@/features/spotify/spotify-queries';
-import { setBadges } from '@/lib/badges';
+import { badgesQuery, setBadges } from '@/lib/badges';
 import { noteMessage, noteRead } from '@/lib/match-cache';
 import { endSession } from '@/lib/session';
-import { onServerEvent, onSocketConnect, useSocketConnection } from '@/lib/socket';
+import { onServerEvent, onSocketConnect, useSocketConnected, useSocketConnection } from '@/lib/socket';
 import { userQuery } from '@/lib/user-queries';
 
 export interface BridgeContext {
@@ -137,5 +138,19 @@ export default function RealtimeBridge({ userId }: { userId: number }) {
     });
   }, []);
   useSocketConnection(userId, end);
+  useBadgePollingWhileDisconnected(queryClient, userId);
   return null;
+}
+
+/** Badges arrive by socket; while it is down they are read every 5 s instead (SPEC's polling interval). */
+function useBadgePollingWhileDisconnected(queryClient: QueryClient, userId: number): void {
+  const connected = useSocketConnected();
+  useEffect(() => {
+    if (connected) return;
+    const timer = setInterval(
+      () => void queryClient.invalidateQueries({ queryKey: badgesQuery(userId).queryKey }),
+      TIMING.messagePollMs,
+    );
+    return () => clearInterval(timer);
+  }, [connected, queryClient, userId]);
 }

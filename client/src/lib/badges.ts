@@ -1,27 +1,31 @@
+import { api } from '@shared/api';
 import type { Intent } from '@shared/constants';
 import type { BadgeCounts } from '@shared/events';
 import type { FeedCounts } from '@shared/schemas/feed';
-import { type QueryClient, queryOptions, skipToken, useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from './api-client';
 
 const zero = () => ({ romantic: 0, platonic: 0, professional: 0 });
 
 export const EMPTY_BADGES: BadgeCounts = { feed: zero(), unreadMatches: zero() };
 
 /**
- * Bottom-navigation badge counts in the query cache. Never fetched: the server pushes them
- * ('badges:update', also on connect) and the feed's counts query refreshes the feed part.
+ * Bottom-navigation badge counts in the query cache. Read once when the navigation mounts; then
+ * the server pushes them ('badges:update', also on every socket connect), the feed's counts query
+ * refreshes the feed part, and while the socket is down the realtime bridge re-reads them every
+ * 5 s (the polling fallback).
  */
 export function badgesQuery(userId: number) {
   return queryOptions<BadgeCounts>({
     queryKey: ['badges', userId],
-    queryFn: skipToken,
+    queryFn: ({ signal }) => apiRequest(api.badges, { params: { userId } }, { signal }),
     // Kept while nothing shows them (e.g. pushed before the navigation mounts).
     gcTime: Number.POSITIVE_INFINITY,
   });
 }
 
 export function useBadges(userId: number | null): BadgeCounts {
-  const { data } = useQuery(badgesQuery(userId ?? 0));
+  const { data } = useQuery({ ...badgesQuery(userId ?? 0), enabled: userId !== null });
   return data ?? EMPTY_BADGES;
 }
 

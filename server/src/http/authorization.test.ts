@@ -60,6 +60,7 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   feed: () => ({}),
   feedCounts: () => ({}),
   listMatches: () => ({}),
+  badges: () => ({}),
   getUserMatch: () => ({}),
   getMatch: () => ({}),
   createMatch: (w, caller) => ({

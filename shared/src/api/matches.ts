@@ -1,3 +1,4 @@
+import { BadgeCountsSchema } from '../events';
 import { OkResponseSchema } from '../schemas/auth';
 import {
   BlockBodySchema,
@@ -22,6 +23,14 @@ export const matchesApi = {
     params: UserIdParams,
     query: MatchesQuerySchema,
     response: MatchListSchema,
+  }),
+  /** The navigation badges, as 'badges:update' pushes them: read when the socket is down (polling fallback). */
+  badges: defineEndpoint({
+    method: 'GET',
+    path: '/api/users/:userId/badges',
+    access: 'owner',
+    params: UserIdParams,
+    response: BadgeCountsSchema,
   }),
   getUserMatch: defineEndpoint({
     method: 'GET',

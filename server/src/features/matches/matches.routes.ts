@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps';
 import { badRequest, forbidden } from '../../http/errors';
 import { mount } from '../../http/route';
 import { currentIntentOf } from '../users/user.service';
+import { badgesFor } from './badges.service';
 import {
   announceUnlessBlocked,
   block,
@@ -30,6 +31,8 @@ export function matchesRoutes(deps: AppDeps): Router {
   mount(router, api.listMatches, async ({ params, query, req }) =>
     listMatches(req.em, params.userId, query.intent ?? (await currentIntentOf(req.em, params.userId))),
   );
+
+  mount(router, api.badges, async ({ params, req }) => badgesFor(req.em, params.userId));
 
   mount(router, api.getUserMatch, async ({ match, auth, req }) => viewOf(req.em, match, auth.userId));
 

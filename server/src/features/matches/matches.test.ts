@@ -280,6 +280,15 @@ describe('matches', () => {
     expect((await matches(b))[0]?.hasUnreadMessages).toBe(true);
   });
 
+  it('answers the same badges over REST (the polling fallback) as the socket pushes, owner only', async () => {
+    const [a, b] = await mutual();
+    const res = await server.call('GET', `/api/users/${a.id}/badges`, { token: a.token });
+    expect(res.status).toBe(200);
+    expect(res.json.unreadMatches).toEqual({ romantic: 1, platonic: 0, professional: 0 });
+    expect(Object.keys(res.json.feed).sort()).toEqual(['platonic', 'professional', 'romantic']);
+    expect((await server.call('GET', `/api/users/${a.id}/badges`, { token: b.token })).status).toBe(403);
+  });
+
   it('pushes badges when a socket connects', async () => {
     const [a] = await mutual();
     const socket = await server.socket(a.token);
