@@ -23,6 +23,9 @@ export const BadgeCountsSchema = z.object({
 });
 export type BadgeCounts = z.infer<typeof BadgeCountsSchema>;
 
+/** Only the unread-matches part of the badges (a message or a read moved it; the feed part did not). */
+export const UnreadBadgesSchema = BadgeCountsSchema.pick({ unreadMatches: true });
+
 export const MatchRemovedEventSchema = z.object({ matchId: z.number().int().positive(), intent: IntentSchema });
 export type MatchRemovedEvent = z.infer<typeof MatchRemovedEventSchema>;
 
@@ -59,6 +62,8 @@ export const serverEvents = {
   'job:status': JobStatusEventSchema,
   /** New badge counts; also sent when a socket connects. */
   'badges:update': BadgeCountsSchema,
+  /** New unread-matches counts after a message or a read (the feed counts are unchanged). */
+  'badges:unread': UnreadBadgesSchema,
   /** A like made this pair mutual; each person receives the match as they see it. */
   'match:new': MatchViewSchema,
   /** The match is gone for this person (unmatch or block by either side). */
@@ -119,4 +124,6 @@ export interface SocketData {
   sessionId: number;
   /** Set once this socket's connection was checked for announcing the user's presence (server only). */
   presenceAnnounced?: boolean;
+  /** When this socket's session was last found live (server only; re-checked at most every few seconds). */
+  sessionCheckedAt?: number;
 }

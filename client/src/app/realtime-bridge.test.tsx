@@ -140,6 +140,11 @@ describe('RealtimeBridge', () => {
 
     act(() => fake.emit('badges:update', { ...counts, unreadMatches: { ...counts.unreadMatches, romantic: 0 } }));
     await waitFor(() => expect(screen.queryByTestId('nav-matches-badge')).toBeNull());
+
+    // 'badges:unread' (after a message or a read) replaces only the unread part.
+    act(() => fake.emit('badges:unread', { unreadMatches: { romantic: 4, platonic: 0, professional: 0 } }));
+    expect((await screen.findByTestId('nav-matches-badge')).textContent).toBe('4');
+    expect(screen.getByTestId('nav-feed-badge').textContent).toBe('3');
   });
 
   it("'match:new' is handled once: one toast per match, and the cached list gains it", () => {

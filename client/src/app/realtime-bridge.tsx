@@ -18,7 +18,7 @@ import { announceMutualMatch } from '@/features/feed/mutual-match-toast';
 import { addMatchToList, forgetMatch } from '@/features/matches/match-queries';
 import { libraryQuery } from '@/features/podcasts/podcast-queries';
 import { spotifyStatusQuery } from '@/features/spotify/spotify-queries';
-import { badgesQuery, setBadges } from '@/lib/badges';
+import { badgesQuery, setBadges, setUnreadBadges } from '@/lib/badges';
 import { noteMessage, noteRead } from '@/lib/match-cache';
 import { endSession } from '@/lib/session';
 import { onServerEvent, onSocketConnect, useSocketConnected, useSocketConnection } from '@/lib/socket';
@@ -57,6 +57,7 @@ export const cacheUpdates: { [E in ServerEventName]: (payload: ServerEventPayloa
     queryClient.setQueryData(userQuery(user.id).queryKey, user);
   },
   'badges:update': (counts, { queryClient, userId }) => setBadges(queryClient, userId, counts),
+  'badges:unread': ({ unreadMatches }, { queryClient, userId }) => setUnreadBadges(queryClient, userId, unreadMatches),
   // Every tab of both people shows the intent's toast once per match (the like's answer may have already).
   'match:new': (match, { queryClient, userId }) => {
     announceMutualMatch(match);

@@ -33,6 +33,16 @@ export function setBadges(queryClient: QueryClient, userId: number, counts: Badg
   queryClient.setQueryData(badgesQuery(userId).queryKey, counts);
 }
 
+/** Replaces the unread part; without counts yet (nothing read so far), the whole set is fetched. */
+export function setUnreadBadges(queryClient: QueryClient, userId: number, unreadMatches: BadgeCounts['unreadMatches']) {
+  const key = badgesQuery(userId).queryKey;
+  if (!queryClient.getQueryData(key)) {
+    void queryClient.invalidateQueries({ queryKey: key });
+    return;
+  }
+  queryClient.setQueryData(key, (current) => (current ? { ...current, unreadMatches } : current));
+}
+
 export function setFeedBadges(queryClient: QueryClient, userId: number, feed: FeedCounts): void {
   queryClient.setQueryData(badgesQuery(userId).queryKey, (current) => ({ ...(current ?? EMPTY_BADGES), feed }));
 }

@@ -22,7 +22,13 @@ export class ChatService {
     const stored = await storeMessage(em, senderId, input);
     if (stored.created) {
       this.deps.emitter.to([rooms.user(senderId), rooms.user(stored.recipientId)]).emit('message:new', stored.message);
-      this.deps.badges.push(stored.recipientId, ...(stored.senderReadMoved ? [senderId] : []));
+      // Badges change only when a match turns unread (or read) for someone; most messages change
+      // nothing there, and recomputing badges costs more than the send itself.
+      const changed = [
+        ...(stored.recipientBecameUnread ? [stored.recipientId] : []),
+        ...(stored.senderReadMoved ? [senderId] : []),
+      ];
+      if (changed.length > 0) this.deps.badges.pushUnread(...changed);
     }
     return stored.message;
   }
@@ -39,7 +45,7 @@ export class ChatService {
         .to([rooms.user(result.row.user1_id), rooms.user(result.row.user2_id)])
         .emit('message:read', { matchId: match.id, userId: readerId, seq: result.readSeq });
     }
-    if (result.changed) this.deps.badges.push(readerId);
+    if (result.changed) this.deps.badges.pushUnread(readerId);
     return result.row;
   }
 }

@@ -33,6 +33,13 @@ export interface ChatSocketDeps {
   logger: Logger;
 }
 
+/**
+ * How long a socket's session counts as live after a check. Logout disconnects the login's sockets
+ * at once (endSessions), so this only bounds how long an expired session's socket can still act;
+ * checking on every event would cost a query per message.
+ */
+const SESSION_RECHECK_MS = 60_000;
+
 /** Typing signals per person per match forwarded at most this often; the rest are dropped. */
 const TYPING_PER_WINDOW = { points: 10, duration: 5 };
 /** Read receipts and presence questions per person (each costs queries); over it, a 429 ack. */
@@ -161,7 +168,7 @@ export class ChatRealtime {
           return;
         }
         const em = this.deps.orm.em.fork() as EntityManager;
-        if (!(await this.deps.sessions.isLive(em, socket.data.sessionId))) {
+        if (!(await this.sessionLive(socket, em))) {
           reply({ ok: false, error: toAckError(unauthorized('Your session has ended. Sign in again.')) });
           socket.disconnect(true);
           return;
@@ -184,6 +191,14 @@ export class ChatRealtime {
       .catch((error) => this.deps.logger.warn(`chat socket event failed: ${(error as Error).message}`));
     this.queues.set(socket, next);
     this.track(next);
+  }
+
+  private async sessionLive(socket: ChatSocket, em: EntityManager): Promise<boolean> {
+    const checkedAt = socket.data.sessionCheckedAt;
+    if (checkedAt !== undefined && Date.now() - checkedAt < SESSION_RECHECK_MS) return true;
+    const live = await this.deps.sessions.isLive(em, socket.data.sessionId);
+    if (live) socket.data.sessionCheckedAt = Date.now();
+    return live;
   }
 
   private async limit(userId: number): Promise<void> {

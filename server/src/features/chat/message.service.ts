@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Message } from '@shared/index';
 import { blockedEitherWay, sql } from '../../core/db/sql';
 import { conflict, notFound } from '../../http/errors';
-import { type MatchRecord, otherOf, sideOf } from '../matches/match.service';
+import { type MatchRecord, sideOf } from '../matches/match.service';
 
 /** A `messages` row as stored. */
 export interface MessageRow {
@@ -44,103 +44,75 @@ export interface StoredMessage {
   recipientId: number;
   /** The send moved the sender's own read mark (they had unread messages): their badge changed. */
   senderReadMoved: boolean;
+  /** The match was read (or opened and empty) for the recipient before this message: their badge changed. */
+  recipientBecameUnread: boolean;
 }
 
-type LockedMatch = Pick<
-  MatchRecord,
-  | 'id'
-  | 'user1_id'
-  | 'user2_id'
-  | 'last_message_seq'
-  | 'user1_read_seq'
-  | 'user2_read_seq'
-  | 'user1_seen_at'
-  | 'user2_seen_at'
->;
+interface StoreOutcome {
+  outcome: 'created' | 'existing' | 'not_found' | 'client_id_taken';
+  id: number;
+  seq: number;
+  client_id: string | null;
+  created_at: Date;
+  recipient_id: number;
+  sender_unread_before: boolean;
+  recipient_unread_before: boolean;
+}
 
 /**
- * Stores a message, in ONE transaction on ONE connection:
- * 1. lock the match row (`for update`), checking in the same query that the sender is a party, the
- *    match is mutual, not unmatched and not blocked either way; otherwise 404 (whichever reason);
- * 2. in one statement, which reads with a snapshot taken after the lock was granted (READ
- *    COMMITTED), so it sees whatever committed while this send waited for the row: a block that
- *    came in meanwhile (a block locks the pair's match rows, match.service.ts `block`) is a 404;
- *    a message with this (sender, clientId) is answered as it is (idempotent: no new row, no new
- *    seq); otherwise `last_message_seq` goes up by one and the message gets it.
+ * Stores a message in ONE round trip: the database function `chat_store_message`
+ * (migrations/Migration20261123180000.ts), one transaction on one connection:
+ * 1. lock the match row (`for update`), checking that the sender is a party and the match is
+ *    mutual and not unmatched (re-checked after waiting for the lock); otherwise 404;
+ * 2. with a snapshot taken after the lock was granted, refuse a block either way, including one
+ *    that committed while the send waited (a block locks the pair's match rows, match.service.ts
+ *    `block`): 404, whichever reason;
+ * 3. a message with this (sender, clientId) is answered as it is (idempotent: no new row, no new
+ *    seq; the same clientId for another match is a 409);
+ * 4. otherwise `last_message_seq` goes up by one and the message gets it.
  * Sends of one match therefore get 1, 2, 3... in commit order, with no gap and no duplicate, and
  * `created_at` is the time of the insert under the lock, so it never goes down as seq goes up. The
  * sender's own read mark moves to their message (replying reads the conversation), so every
  * message after a person's read seq is the other person's (match.service.ts `isUnread`).
  */
 export async function storeMessage(em: EntityManager, senderId: number, input: SendInput): Promise<StoredMessage> {
-  const clientId = input.clientId ?? null;
+  let result: StoreOutcome | undefined;
   try {
-    return await em.transactional(async (tx) => {
-      const [match] = await sql<LockedMatch>(
-        tx,
-        `select m.id, m.user1_id, m.user2_id, m.last_message_seq, m.user1_read_seq, m.user2_read_seq,
-                m.user1_seen_at, m.user2_seen_at
-           from matches m
-          where m.id = ? and (m.user1_id = ? or m.user2_id = ?)
-            and m.mutual_at is not null and m.unmatched_at is null
-            and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}
-          for update of m`,
-        [input.matchId, senderId, senderId],
-      );
-      if (!match) throw notFound('Match not found.');
-      const side = sideOf(match, senderId) as 1 | 2;
-      const recipientId = otherOf(match, senderId);
-      const [row] = await sql<MessageRow & { created: boolean }>(
-        tx,
-        `with blocked as (select ${blockedEitherWay('?', '?')} as yes),
-         existing as (select * from messages where sender_id = ? and client_id = ?::uuid),
-         bumped as (
-           update matches
-              set last_message_seq = last_message_seq + 1,
-                  user${side}_read_seq = last_message_seq + 1,
-                  user${side}_seen_at = coalesce(user${side}_seen_at, now())
-            where id = ? and not (select yes from blocked) and not exists (select 1 from existing)
-           returning last_message_seq
-         ),
-         inserted as (
-           insert into messages (match_id, sender_id, content, seq, client_id, created_at)
-           select ?, ?, ?, last_message_seq, ?::uuid, clock_timestamp() from bumped
-           returning *
-         )
-         select inserted.*, true as created from inserted
-         union all
-         select existing.*, false as created from existing where not (select yes from blocked)`,
-        [
-          senderId,
-          recipientId,
-          recipientId,
-          senderId,
-          senderId,
-          clientId,
-          match.id,
-          match.id,
-          senderId,
-          input.content,
-          clientId,
-        ],
-      );
-      // No row: a block committed while this send waited for the match row.
-      if (!row) throw notFound('Match not found.');
-      if (row.match_id !== match.id) throw clientIdTaken();
-      const readSeq = side === 1 ? match.user1_read_seq : match.user2_read_seq;
-      const seenAt = side === 1 ? match.user1_seen_at : match.user2_seen_at;
-      return {
-        message: toMessage(row),
-        created: row.created,
-        recipientId,
-        senderReadMoved: row.created && (seenAt == null || match.last_message_seq > readSeq),
-      };
-    });
+    [result] = await sql<StoreOutcome>(em, 'select * from chat_store_message(?, ?, ?, ?::uuid)', [
+      input.matchId,
+      senderId,
+      input.content,
+      input.clientId ?? null,
+    ]);
   } catch (error) {
     // The same clientId sent at the same moment for two different matches (two row locks).
     if (error instanceof UniqueConstraintViolationException) throw clientIdTaken();
     throw error;
   }
+  if (!result || result.outcome === 'not_found') throw notFound('Match not found.');
+  if (result.outcome === 'client_id_taken') throw clientIdTaken();
+  const created = result.outcome === 'created';
+  return {
+    message: toMessage({
+      id: result.id,
+      match_id: input.matchId,
+      sender_id: senderId,
+      content: created ? input.content : await storedContent(em, result.id),
+      seq: result.seq,
+      client_id: result.client_id,
+      created_at: result.created_at,
+    }),
+    created,
+    recipientId: result.recipient_id,
+    senderReadMoved: created && result.sender_unread_before,
+    recipientBecameUnread: created && !result.recipient_unread_before,
+  };
+}
+
+/** The text of a message stored earlier (a repeated send answers what was stored, not what was re-sent). */
+async function storedContent(em: EntityManager, id: number): Promise<string> {
+  const [row] = await sql<{ content: string }>(em, 'select content from messages where id = ?', [id]);
+  return row?.content ?? '';
 }
 
 const clientIdTaken = () => conflict('This clientId was already used for another message.');

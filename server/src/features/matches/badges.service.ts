@@ -17,26 +17,29 @@ export async function badgesFor(em: EntityManager, userId: number): Promise<Badg
   return { feed, unreadMatches };
 }
 
+/** What to recompute: everything, or only the unread-matches counts (a message or a read changed them). */
+type BadgeKind = 'full' | 'unread';
+
 /**
  * Recomputes and pushes users' badges after a change is committed. Bursts coalesce: per user at
  * most one computation runs, and changes that arrive meanwhile cause exactly one more, so a person
- * firing hundreds of likes costs a few badge queries, not hundreds. Never throws.
+ * firing hundreds of likes costs a few badge queries, not hundreds. Messages and reads only move
+ * the unread counts: `pushUnread` recomputes just those (one query) and sends 'badges:unread'. A
+ * full push covers an unread one. Never throws.
  */
 export class BadgePusher {
-  /** Users with a computation running; true when another change arrived since it started. */
-  private readonly running = new Map<number, boolean>();
+  /** Users with a computation running, and what to recompute once it ends (a change arrived meanwhile). */
+  private readonly running = new Map<number, BadgeKind | null>();
   private readonly waiters: (() => void)[] = [];
 
   constructor(private readonly deps: { orm: MikroORM; emitter: RealtimeEmitter; logger: Logger }) {}
 
   push(...userIds: number[]): void {
-    for (const userId of new Set(userIds)) {
-      if (this.running.has(userId)) this.running.set(userId, true);
-      else {
-        this.running.set(userId, false);
-        void this.run(userId);
-      }
-    }
+    this.request(userIds, 'full');
+  }
+
+  pushUnread(...userIds: number[]): void {
+    this.request(userIds, 'unread');
   }
 
   /** Resolves once no computation is running (shutdown waits for it before closing the database). */
@@ -45,16 +48,29 @@ export class BadgePusher {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  private async run(userId: number): Promise<void> {
+  private request(userIds: number[], kind: BadgeKind): void {
+    for (const userId of new Set(userIds)) {
+      if (!this.running.has(userId)) {
+        this.running.set(userId, null);
+        void this.run(userId, kind);
+      } else if (this.running.get(userId) !== 'full') this.running.set(userId, kind);
+    }
+  }
+
+  private async run(userId: number, kind: BadgeKind): Promise<void> {
     try {
-      const counts = await badgesFor(this.deps.orm.em.fork(), userId);
-      this.deps.emitter.to(rooms.user(userId)).emit('badges:update', counts);
+      const em = this.deps.orm.em.fork();
+      if (kind === 'full') this.deps.emitter.to(rooms.user(userId)).emit('badges:update', await badgesFor(em, userId));
+      else {
+        const unreadMatches = await unreadMatchCounts(em, userId);
+        this.deps.emitter.to(rooms.user(userId)).emit('badges:unread', { unreadMatches });
+      }
     } catch (error) {
       this.deps.logger.warn(`badges not pushed to user ${userId}: ${(error as Error).message}`);
     }
-    const changedMeanwhile = this.running.get(userId);
+    const next = this.running.get(userId);
     this.running.delete(userId);
-    if (changedMeanwhile) this.push(userId);
+    if (next) this.request([userId], next);
     else if (this.running.size === 0) for (const resolve of this.waiters.splice(0)) resolve();
   }
 }

@@ -1,18 +1,12 @@
-import { randomBytes, scryptSync } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { INTENT_INFO, INTENTS, type Intent, type UpdateUserBody } from '@shared/index';
 import { type SignUpMethod, type User, UserProfileSchema, UserSchema } from '../../core/db/entities';
 import { blockedEitherWay, sql } from '../../core/db/sql';
+import { unusablePassword } from '../../core/passwords';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow } from '../../core/presenters/user.presenter';
 import { forbidden, notFound } from '../../http/errors';
 import { feedContains } from '../feed/feed.service';
-
-/** Dev-login and OAuth users have no password; store a hash of random bytes nobody knows. */
-function unusablePassword(): string {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString('hex')}$${scryptSync(randomBytes(32), salt, 32).toString('hex')}`;
-}
 
 export interface NewUser {
   username: string;

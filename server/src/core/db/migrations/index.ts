@@ -6,6 +6,7 @@ import { Migration20261122024101 } from './Migration20261122024101';
 import { Migration20261122033824 } from './Migration20261122033824';
 import { Migration20261123150000 } from './Migration20261123150000';
 import { Migration20261123170000 } from './Migration20261123170000';
+import { Migration20261123180000 } from './Migration20261123180000';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122033824', class: Migration20261122033824 },
   { name: 'Migration20261123150000', class: Migration20261123150000 },
   { name: 'Migration20261123170000', class: Migration20261123170000 },
+  { name: 'Migration20261123180000', class: Migration20261123180000 },
 ];

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { INTENT_INFO, INTENTS } from '@shared/index';
+import { unusablePassword } from '../../passwords';
 import { PodcastEpisodeSchema, PodcastSchema, UserPodcastSchema, UserProfileSchema, UserSchema } from '../entities';
 import { DEMO_PEOPLE } from './data/demo-people';
 import { PODCAST_CATALOG } from './data/podcast-catalog';
@@ -11,12 +11,6 @@ export { DEMO_PEOPLE } from './data/demo-people';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Serialises concurrent seeders (two launchers against one database) on one advisory lock. */
 const SEED_LOCK_KEY = 7_346_201;
-
-/**
- * Demo people log in only through dev login, never with a password: store a random value in the
- * shape of a password hash that no password matches (cheaper than scrypt for sixty people).
- */
-const unusablePassword = () => `scrypt$${randomBytes(16).toString('hex')}$${randomBytes(32).toString('hex')}`;
 
 export interface SeedOptions {
   /** The moment listening dates are relative to; tests pass a fixed one. */
