@@ -69,6 +69,9 @@ export function createRealtime(
       await chat.settle();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await chat.idle();
+      // The adapter subscribes at startup without awaiting; a ping answered means those commands
+      // are done, so quitting does not reject them (a server closed right after it started).
+      await Promise.allSettled([pub.ping(), sub.ping()]);
       await Promise.allSettled([pub.quit(), sub.quit()]);
     },
   };
