@@ -23,6 +23,8 @@ import { Redis } from 'ioredis';
 import { loadWorkerConfig } from '../../worker/src/config';
 import { type RunningWorker, startWorker } from '../../worker/src/worker';
 import { type LocalStack, recreateDatabase, startLocalStack } from '../lib/local-stack';
+import { mapLimit } from '../lib/map-limit';
+import { percentile } from './stats';
 
 const USERS = Number(process.env.BENCH_USERS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 80);
@@ -82,24 +84,6 @@ const random = mulberry32(SEED);
 const randomInt = (n: number) => Math.floor(random() * n);
 const pickOne = <T>(list: readonly T[]): T => list[randomInt(list.length)] as T;
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const run = async () => {
-    while (next < items.length && !stopping) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
-  return out;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.ceil((p / 100) * sorted.length) - 1;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] as number;
-}
 const round = (x: number) => Math.round(x * 100) / 100;
 
 /** One line per kind of message: SQL literals and numbers out, long statements cut in the middle. */
@@ -281,6 +265,7 @@ async function makePopulation(catalog: number[]): Promise<Person[]> {
     Array.from({ length: USERS }, (_, i) => i),
     SETUP_CONCURRENCY,
     () => newcomer(catalog, null),
+    () => stopping,
   );
   await parkIfStopping();
   const entries = people.reduce((n, p) => n + p.library.length, 0);

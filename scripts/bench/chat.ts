@@ -17,6 +17,7 @@ import { initOrm, migrate } from '@server/core/db/orm';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { freePort, type LocalStack, recreateDatabase, startLocalStack, stopChild } from '../lib/local-stack';
+import { mapLimit } from '../lib/map-limit';
 import { reapStaleAppProcesses, waitForHealthy } from '../lib/processes';
 import { cpuSeconds, machineCpuSeconds, memoryMb, pidFromFile, withChildren } from './chat/procfs';
 import {
@@ -24,11 +25,11 @@ import {
   type FromDriver,
   type LoopDelay,
   type PairSpec,
-  percentile,
   round,
   type TargetKind,
   type ToDriver,
 } from './chat/protocol';
+import { percentile } from './stats';
 
 const CLIENTS = Math.max(2, Math.floor(Number(process.env.BENCH_CLIENTS ?? 1000) / 2) * 2);
 const PAIRS = CLIENTS / 2;
@@ -204,19 +205,6 @@ async function post<T>(baseUrl: string, url: string, body: unknown, token?: stri
   return JSON.parse(text) as T;
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const run = async () => {
-    while (next < items.length && !stopping) {
-      const i = next++;
-      out[i] = await fn(items[i] as T, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
-  return out;
-}
-
 /** Makes 2 x PAIRS people by dev login and each pair a mutual match (romantic): two likes. */
 async function makePairs(urls: [string, string], rss: () => string): Promise<PairSpec[]> {
   const runId = Date.now().toString(36);
@@ -228,6 +216,7 @@ async function makePairs(urls: [string, string], rss: () => string): Promise<Pai
       post<{ token: string; user: { id: number } }>(i % 2 === 0 ? urls[0] : urls[1], '/api/auth/dev-login', {
         username: `chat_${runId}_${i}`,
       }),
+    () => stopping,
   );
   await parkIfStopping();
   log(`${CLIENTS} people made by dev login in ${((performance.now() - started) / 1000).toFixed(1)} s (${rss()})`);
@@ -254,6 +243,7 @@ async function makePairs(urls: [string, string], rss: () => string): Promise<Pai
         b: { id: b.user.id, token: b.token },
       } satisfies PairSpec;
     },
+    () => stopping,
   );
   await parkIfStopping();
   log(`${PAIRS} mutual matches made in ${((performance.now() - started) / 1000).toFixed(1)} s (${rss()})`);

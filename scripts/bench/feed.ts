@@ -12,6 +12,7 @@ import { recomputeAll } from '@server/core/matching/precompute';
 import { startServer } from '@server/server';
 import { INTENTS } from '@shared/index';
 import { recreateDatabase, startLocalStack } from '../lib/local-stack';
+import { percentile } from './stats';
 
 const POPULATIONS = process.env.BENCH_USERS ? process.env.BENCH_USERS.split(',').map(Number) : [10_000, 100_000];
 const PODCASTS = 20_000;
@@ -22,12 +23,6 @@ const WARMUP = 100;
 const SAMPLE_USERS = 500;
 
 const log = (line: string) => console.log(`[bench] ${line}`);
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.ceil((p / 100) * sorted.length) - 1;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] as number;
-}
 
 interface Stats {
   p50: number;

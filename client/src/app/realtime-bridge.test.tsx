@@ -19,7 +19,7 @@ import { createQueryClient } from '@/lib/query-client';
 import { sessionAtom, startSession } from '@/lib/session';
 import { appStore } from '@/lib/store';
 import { toastsAtom } from '@/lib/toast';
-import { makeMessage, makeMessages, makeSelfUser } from '@/test/fixtures';
+import { makeMatchView, makeMessage, makeMessages, makeSelfUser } from '@/test/fixtures';
 import { jsonResponse, mockFetch } from '@/test/utils';
 import { AppLayout } from './app-layout';
 import { AppProviders } from './providers';
@@ -61,26 +61,15 @@ function renderBridge({ withNavigation = false } = {}) {
 }
 
 function makeMatch(id: number, overrides: Partial<MatchView> = {}): MatchView {
-  return {
+  return makeMatchView({
+    viewerId: ME,
+    otherId: 100 + id,
+    name: `Person ${id}`,
     id,
-    user1Id: ME,
-    user2Id: 100 + id,
     intent: 'platonic',
     matchPercentage: 80,
-    user1Liked: true,
-    user2Liked: true,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    isMutualMatch: true,
-    isFavorite: false,
-    hasUnreadMessages: false,
-    sharedPodcasts: [],
-    sharedPodcastCount: 0,
-    lastMessageSeq: 0,
-    readSeq: 0,
-    otherReadSeq: 0,
-    matchedUser: { ...makeSelfUser({ id: 100 + id, displayName: `Person ${id}` }) },
     ...overrides,
-  };
+  });
 }
 
 const cachedIds = (queryClient: ReturnType<typeof createQueryClient>, key: readonly unknown[]) =>

@@ -25,15 +25,15 @@ export function makeSelfUser(overrides: Partial<SelfUser> = {}): SelfUser {
   };
 }
 
-/** A mutual MatchView of user `viewerId` with `otherId` that passes the shared schema. */
+/** A mutual MatchView as user `viewerId` sees it (user1Id is always the viewer), passing the shared schema. */
 export function makeMatchView(
   overrides: Partial<MatchView> & { viewerId?: number; otherId?: number; name?: string } = {},
 ): MatchView {
   const { viewerId = 7, otherId = 9, name = 'Sam Rivers', ...rest } = overrides;
   return {
     id: 3,
-    user1Id: Math.min(viewerId, otherId),
-    user2Id: Math.max(viewerId, otherId),
+    user1Id: viewerId,
+    user2Id: otherId,
     intent: 'romantic',
     matchPercentage: 87,
     user1Liked: true,

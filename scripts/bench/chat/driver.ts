@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/index';
 import { io, type Socket } from 'socket.io-client';
+import { percentile } from '../stats';
 import type { DriverResult, FromDriver, LoopDelay, RunSpec, TargetKind, ToDriver } from './protocol';
-import { percentile } from './protocol';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 

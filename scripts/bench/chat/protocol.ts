@@ -72,12 +72,6 @@ export type FromDriver =
   | { type: 'disconnected' }
   | { type: 'error'; message: string };
 
-export function percentile(sorted: ArrayLike<number>, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.ceil((p / 100) * sorted.length) - 1;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] as number;
-}
-
 export const round = (x: number, digits = 2) => {
   const f = 10 ** digits;
   return Math.round(x * f) / f;

@@ -7,7 +7,7 @@ import { createQueryClient } from '@/lib/query-client';
 import { startSession } from '@/lib/session';
 import { appStore } from '@/lib/store';
 import { toastsAtom } from '@/lib/toast';
-import { makeSelfUser } from '@/test/fixtures';
+import { makeMatchView, makeSelfUser } from '@/test/fixtures';
 import { jsonResponse, mockFetch } from '@/test/utils';
 import { FeedScreen } from './feed-screen';
 import { resetAnnouncedMatches } from './mutual-match-toast';
@@ -32,26 +32,8 @@ function item(id: number, displayName: string, matchPercentage: number): FeedIte
 const people = [item(21, 'Nova 🎧\uE000', 88), item(22, 'Quinn', 64)];
 const counts = { romantic: 2, platonic: 0, professional: 0 };
 
-function matchView(user2Id: number, mutual: boolean, intent = 'romantic') {
-  return {
-    id: 500 + user2Id,
-    user1Id: 7,
-    user2Id,
-    intent,
-    matchPercentage: 88,
-    user1Liked: true,
-    user2Liked: mutual,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    isMutualMatch: mutual,
-    isFavorite: false,
-    hasUnreadMessages: false,
-    sharedPodcasts: [],
-    sharedPodcastCount: 0,
-    lastMessageSeq: 0,
-    readSeq: 0,
-    otherReadSeq: 0,
-    matchedUser: makeSelfUser({ id: user2Id }),
-  };
+function matchView(user2Id: number, mutual: boolean) {
+  return makeMatchView({ viewerId: 7, otherId: user2Id, id: 500 + user2Id, user2Liked: mutual, isMutualMatch: mutual });
 }
 
 type Override = (url: string, init: RequestInit) => Response | undefined;

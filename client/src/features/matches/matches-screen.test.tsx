@@ -6,6 +6,7 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-do
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import { createQueryClient } from '@/lib/query-client';
+import { makeMatchView } from '@/test/fixtures';
 import { type FetchHandler, jsonResponse, mockFetch } from '@/test/utils';
 import { sortMatches } from './match-queries';
 import { MatchesScreen } from './matches-screen';
@@ -17,36 +18,15 @@ let nextId = 1;
 function makeMatch(overrides: Partial<MatchView> & { name?: string; userId?: number } = {}): MatchView {
   const { name = 'Sam', userId, ...rest } = overrides;
   const id = rest.id ?? nextId++;
-  return {
+  return makeMatchView({
+    viewerId: ME,
+    otherId: userId ?? 100 + id,
+    name,
     id,
-    user1Id: ME,
-    user2Id: userId ?? 100 + id,
-    intent: 'romantic',
     matchPercentage: 50,
-    user1Liked: true,
-    user2Liked: true,
     createdAt: '2026-01-01T00:00:00.000Z',
-    isMutualMatch: true,
-    isFavorite: false,
-    hasUnreadMessages: false,
-    sharedPodcasts: [],
-    sharedPodcastCount: 0,
-    lastMessageSeq: 0,
-    readSeq: 0,
-    otherReadSeq: 0,
-    matchedUser: {
-      id: userId ?? 100 + id,
-      displayName: name,
-      profilePicture: null,
-      intent: 'romantic',
-      tagline: null,
-      romanticTagline: null,
-      platonicTagline: null,
-      professionalTagline: null,
-      videoIntroUrl: null,
-    },
     ...rest,
-  };
+  });
 }
 
 function Where() {

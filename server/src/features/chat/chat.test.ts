@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BadgeCounts, MatchView, Message } from '@shared/index';
 import { CHAT_TEXTS, LIMITS } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mapLimit } from '../../../../scripts/lib/map-limit';
 import { sql } from '../../core/db/sql';
 import {
   catchUp,
@@ -21,20 +22,6 @@ import {
   sendSocket,
 } from '../../test/chat-flow';
 import { drainEvents, startTestServer, type TestServer, type TestSocket } from '../../test/harness';
-
-/** Runs `fn` over `items` with at most `limit` in flight; answers in input order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const run = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
-  return out;
-}
 
 const CHAT_EVENTS = [
   'message:new',

@@ -53,6 +53,7 @@ interface StoreOutcome {
   id: number;
   seq: number;
   client_id: string | null;
+  content: string;
   created_at: Date;
   recipient_id: number;
   sender_unread_before: boolean;
@@ -97,7 +98,7 @@ export async function storeMessage(em: EntityManager, senderId: number, input: S
       id: result.id,
       match_id: input.matchId,
       sender_id: senderId,
-      content: created ? input.content : await storedContent(em, result.id),
+      content: result.content,
       seq: result.seq,
       client_id: result.client_id,
       created_at: result.created_at,
@@ -107,12 +108,6 @@ export async function storeMessage(em: EntityManager, senderId: number, input: S
     senderReadMoved: created && result.sender_unread_before,
     recipientBecameUnread: created && !result.recipient_unread_before,
   };
-}
-
-/** The text of a message stored earlier (a repeated send answers what was stored, not what was re-sent). */
-async function storedContent(em: EntityManager, id: number): Promise<string> {
-  const [row] = await sql<{ content: string }>(em, 'select content from messages where id = ?', [id]);
-  return row?.content ?? '';
 }
 
 const clientIdTaken = () => conflict('This clientId was already used for another message.');

@@ -5,6 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { INTENTS, type Intent, type MatchView } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mapLimit } from '../../../../scripts/lib/map-limit';
 import { mulberry32 } from '../../core/db/seeders/demo-library';
 import { drainEvents, startTestServer, type TestServer, type TestSocket, uniqueName } from '../../test/harness';
 
@@ -22,20 +23,6 @@ const BURST_WAIT_MS = 100_000;
 const CEILING_MS = 150_000;
 /** How long to wait for events that must arrive (a bound on a wait, not a timing assertion). */
 const EVENT_WAIT_MS = 30_000;
-
-/** Runs `fn` over `items` with at most `limit` in flight; answers in input order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const run = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
-  return out;
-}
 
 /** "120 x 200" style summary of statuses, plus the first body of each non-200 status. */
 function statusSummary(answers: Answer[]): string {
@@ -339,6 +326,78 @@ describe('matches under load', () => {
       for (const t of targets) {
         const theirs = (counter.seen.get(t.id) ?? []).map((m) => `${m.matchedUser.id}:${m.intent}`).sort();
         expect(theirs, `match:new received by target ${t.id}`).toEqual(INTENTS.map((i) => `${me.id}:${i}`).sort());
+      }
+    },
+    CEILING_MS,
+  );
+
+  it(
+    'unmatch, block, favourite, seen, read, report and messages on 40 matches at once: no 5xx, a consistent end',
+    async () => {
+      // 40 mutual pairs (80 people), then ~240 writes in flight at once, over all the pairs: the
+      // first person of each pair does one of unmatch / block / favourite+seen+read / report while
+      // the second sends three messages into the same match.
+      const everyone = await people(80, 'mixload');
+      const pairs = await mapLimit(
+        Array.from({ length: 40 }, (_, p) => p),
+        8,
+        async (p) => {
+          const [a, b] = [everyone[2 * p] as Person, everyone[2 * p + 1] as Person];
+          await decide(a, b.id, true, 'romantic');
+          const mutual = await decide(b, a.id, true, 'romantic');
+          expect(mutual.json.isMutualMatch).toBe(true);
+          return { a, b, matchId: mutual.json.id as number, kind: p % 4 };
+        },
+      );
+      const send = (from: Person, matchId: number, text: string) =>
+        server.call('POST', '/api/messages', {
+          token: from.token,
+          body: { matchId, senderId: from.id, content: text, clientId: crypto.randomUUID() },
+        });
+      const calls: Promise<Answer>[] = [];
+      for (const { a, b, matchId, kind } of pairs) {
+        const t = { token: a.token };
+        if (kind === 0) calls.push(server.call('DELETE', `/api/matches/${matchId}`, t));
+        if (kind === 1) calls.push(server.call('POST', '/api/blocks', { ...t, body: { userId: b.id } }));
+        if (kind === 2) {
+          calls.push(server.call('PUT', `/api/matches/${matchId}`, { ...t, body: { isFavorite: true } }));
+          calls.push(server.call('POST', `/api/matches/${matchId}/seen`, t));
+          calls.push(server.call('POST', `/api/matches/${matchId}/read`, { ...t, body: { seq: 2 } }));
+        }
+        if (kind === 3)
+          calls.push(server.call('POST', '/api/reports', { ...t, body: { reportedId: b.id, reason: 'spam' } }));
+        for (let k = 0; k < 3; k++) calls.push(send(b, matchId, `message ${k}`));
+      }
+      const answers = await allAnswered(calls, 'mixed match writes');
+      expect(
+        answers.filter((r) => r.status >= 500),
+        statusSummary(answers),
+      ).toEqual([]);
+      // Every answer is one the rules allow: a message racing an unmatch or block may be refused (404).
+      for (const r of answers) expect([200, 201, 404], statusSummary(answers)).toContain(r.status);
+
+      for (const { a, b, matchId, kind } of pairs) {
+        const listA = (await server.call('GET', `/api/users/${a.id}/matches?intent=romantic`, { token: a.token }))
+          .json as MatchView[];
+        const [row] = await exec('select last_message_seq, user1_favorite, user2_favorite from matches where id = ?', [
+          matchId,
+        ]);
+        const [msgs] = await exec('select count(*)::int as n, max(seq) as top from messages where match_id = ?', [
+          matchId,
+        ]);
+        // No gaps, no duplicates: the seq counter and the stored messages agree.
+        expect(msgs?.n).toBe(row?.last_message_seq);
+        expect(msgs?.top ?? 0).toBe(row?.last_message_seq);
+        if (kind === 0 || kind === 1) expect(listA.map((m) => m.id)).not.toContain(matchId);
+        else {
+          expect(listA.map((m) => m.id)).toEqual([matchId]);
+          expect(msgs?.n).toBe(3);
+        }
+        if (kind === 2) expect(a.id < b.id ? row?.user1_favorite : row?.user2_favorite).toBe(true);
+        if (kind === 3) {
+          const [reports] = await exec('select count(*)::int as n from reports where reporter_id = ?', [a.id]);
+          expect(reports?.n).toBe(1);
+        }
       }
     },
     CEILING_MS,

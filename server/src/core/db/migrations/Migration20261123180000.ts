@@ -12,7 +12,7 @@ export class Migration20261123180000 extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create or replace function chat_store_message(
   p_match_id int, p_sender_id int, p_content text, p_client_id uuid)
-returns table (outcome text, id int, seq int, client_id uuid, created_at timestamptz, recipient_id int,
+returns table (outcome text, id int, seq int, client_id uuid, content text, created_at timestamptz, recipient_id int,
                sender_unread_before boolean, recipient_unread_before boolean)
 language plpgsql volatile as $fn$
 declare
@@ -29,7 +29,7 @@ begin
      and mm.mutual_at is not null and mm.unmatched_at is null
    for update;
   if not found then
-    return query select 'not_found'::text, null::int, null::int, null::uuid, null::timestamptz, null::int, null::boolean, null::boolean;
+    return query select 'not_found'::text, null::int, null::int, null::uuid, null::text, null::timestamptz, null::int, null::boolean, null::boolean;
     return;
   end if;
   -- 2. A fresh snapshot: a block that committed while this send waited for the row counts.
@@ -37,7 +37,7 @@ begin
    where (b.blocker_id = m.user1_id and b.blocked_id = m.user2_id)
       or (b.blocker_id = m.user2_id and b.blocked_id = m.user1_id);
   if found then
-    return query select 'not_found'::text, null::int, null::int, null::uuid, null::timestamptz, null::int, null::boolean, null::boolean;
+    return query select 'not_found'::text, null::int, null::int, null::uuid, null::text, null::timestamptz, null::int, null::boolean, null::boolean;
     return;
   end if;
   side := case when m.user1_id = p_sender_id then 1 else 2 end;
@@ -48,7 +48,7 @@ begin
     select * into found_msg from messages x where x.sender_id = p_sender_id and x.client_id = p_client_id;
     if found then
       return query select (case when found_msg.match_id = p_match_id then 'existing' else 'client_id_taken' end)::text,
-        found_msg.id, found_msg.seq, found_msg.client_id, found_msg.created_at,
+        found_msg.id, found_msg.seq, found_msg.client_id, found_msg.content, found_msg.created_at,
         case when side = 1 then m.user2_id else m.user1_id end,
         case when side = 1 then unread1 else unread2 end, case when side = 1 then unread2 else unread1 end;
       return;
@@ -66,7 +66,7 @@ begin
   return query
     insert into messages as x (match_id, sender_id, content, seq, client_id, created_at)
     values (p_match_id, p_sender_id, p_content, new_seq, p_client_id, clock_timestamp())
-    returning 'created'::text, x.id, x.seq, x.client_id, x.created_at,
+    returning 'created'::text, x.id, x.seq, x.client_id, x.content, x.created_at,
       case when side = 1 then m.user2_id else m.user1_id end,
       case when side = 1 then unread1 else unread2 end, case when side = 1 then unread2 else unread1 end;
 end
