@@ -1,13 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PodcastEpisodeSchema, PodcastSchema } from '@server/core/db/entities';
+import { PodcastEpisodeSchema, PodcastSchema, UserPodcastSchema } from '@server/core/db/entities';
 import { createLogger } from '@server/core/logger';
 import { DEFAULT_FETCH_OPTIONS, FetchRefusedError, safeFetchText } from '@server/core/net/safe-fetch';
 import { nextEvent, startTestServer, type TestServer, testEnv } from '@server/test/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../config';
 import { type RunningWorker, startWorker } from '../worker';
-import { parseDuration, syncFeed } from './rss-sync';
+import { mergeIntoTwin, parseDuration, syncFeed } from './rss-sync';
 
 const rss = (title: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
@@ -98,6 +98,46 @@ describe('feed reading', () => {
     // Reading it again updates in place.
     expect(await syncFeed(em.fork(), id, ['127.0.0.1'])).toBeNull();
     expect(await em.fork().count(PodcastEpisodeSchema, { podcastId: id })).toBe(2);
+  });
+
+  it('merges a feed row into the one row its feed names by title and author, and leaves that row as it is', async () => {
+    const path = `/twin-${Date.now()}.xml`;
+    const em = server.running.deps.orm.em.fork();
+    // The feed answers title "Show <path>" by "Feed Author": the catalog has that show, without a feed.
+    const catalog = em.create(PodcastSchema, { name: `Show ${path}`, creator: 'Feed Author', categories: [] });
+    const otherAuthor = em.create(PodcastSchema, { name: `Show ${path}-b`, creator: 'Somebody Else', categories: [] });
+    await em.flush();
+    const copy = await newPodcast(`${base}${path}`);
+    const unrelated = await newPodcast(`${base}${path}-b`);
+    const [a, b] = [(await server.login()).user.id, (await server.login()).user.id];
+    em.create(UserPodcastSchema, { userId: a, podcastId: copy, timesListened: 3, source: 'opml' });
+    em.create(UserPodcastSchema, { userId: b, podcastId: copy, hidden: true, source: 'opml' });
+    em.create(UserPodcastSchema, { userId: b, podcastId: catalog.id, hidden: true, timesListened: 1 });
+    await em.flush();
+
+    expect(await syncFeed(em.fork(), copy, ['127.0.0.1'])).toBeNull();
+    expect((await mergeIntoTwin(em.fork(), copy)).sort((x, y) => x - y)).toEqual([a, b].sort((x, y) => x - y));
+    expect(await em.fork().findOne(PodcastSchema, copy)).toBeNull();
+    const entries = await em
+      .fork()
+      .find(UserPodcastSchema, { userId: { $in: [a, b] } }, { orderBy: { userId: 'asc' } });
+    expect(entries.map((e) => [e.userId, e.podcastId, e.timesListened, e.hidden])).toEqual([
+      [a, catalog.id, 3, false],
+      [b, catalog.id, 1, true],
+    ]);
+    expect(await em.fork().count(PodcastEpisodeSchema, { podcastId: catalog.id })).toBe(2);
+    expect(await em.fork().findOneOrFail(PodcastSchema, catalog.id)).toMatchObject({
+      name: `Show ${path}`,
+      feedUrl: null,
+      imageUrl: null,
+      lastFetchedAt: null,
+    });
+
+    // Same title, another author: another show, nothing moves.
+    expect(await syncFeed(em.fork(), unrelated, ['127.0.0.1'])).toBeNull();
+    expect(await mergeIntoTwin(em.fork(), unrelated)).toEqual([]);
+    expect(await em.fork().findOne(PodcastSchema, unrelated)).not.toBeNull();
+    expect(await em.fork().findOne(PodcastSchema, otherAuthor.id)).not.toBeNull();
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PodcastSchema } from '@server/core/db/entities';
-import { sql } from '@server/core/db/sql';
+import { PodcastSchema, storableText } from '@server/core/db/entities';
+import { intArray, sql } from '@server/core/db/sql';
 import { DEFAULT_FETCH_OPTIONS, safeFetchText } from '@server/core/net/safe-fetch';
 import type { JobPayload, JobResult } from '@shared/index';
 import Parser from 'rss-parser';
@@ -30,12 +30,7 @@ export function parseDuration(value: string | undefined): number | null {
 }
 
 const clean = (text: string | undefined, max: number) =>
-  text
-    ? text
-        .replace(/<[^>]*>/g, '')
-        .trim()
-        .slice(0, max) || null
-    : null;
+  text ? storableText(text.replace(/<[^>]*>/g, ''), max) || null : null;
 
 /** Reads one feed and stores the show's details and its recent episodes; returns an error text or null. */
 export async function syncFeed(em: EntityManager, podcastId: number, allowedIps: string[]): Promise<string | null> {
@@ -93,6 +88,32 @@ export async function syncFeed(em: EntityManager, podcastId: number, allowedIps:
 }
 
 /**
+ * A row whose feed, once read, gives the title and author of exactly one other row is that show
+ * imported under another address: its entries and episodes move to the other row, which stays as
+ * it is, and it is deleted (podcasts_merge; docs/podcasts.md, "One show, one row"). Returns the
+ * people whose library changed.
+ */
+export async function mergeIntoTwin(em: EntityManager, podcastId: number): Promise<number[]> {
+  return em.transactional(async (tx) => {
+    const [twin] = await sql<{ id: number }>(
+      tx,
+      `select min(c.id) as id from podcasts p
+         join podcasts c on c.name_key = p.name_key and c.id <> p.id
+                        and podcast_title_key(c.creator) = podcast_title_key(p.creator)
+        where p.id = ? and p.spotify_id is null
+       having count(*) = 1`,
+      [podcastId],
+    );
+    if (!twin) return [];
+    const [merged] = await sql<{ users: number[] }>(tx, 'select podcasts_merge(?::int[], ?::int[]) as users', [
+      intArray([podcastId]),
+      intArray([twin.id]),
+    ]);
+    return merged?.users ?? [];
+  });
+}
+
+/**
  * Reads each podcast's RSS feed for title, author, artwork, categories and recent episodes.
  * A broken feed is recorded on the podcast (fetchError) and does not fail the others.
  */
@@ -106,6 +127,16 @@ export async function syncRssFeeds(payload: RssPayload, ctx: JobContext): Promis
       if (error) {
         failed++;
         ctx.logger.warn(`feed of podcast ${id} failed: ${error}`);
+      } else {
+        // A merge that fails (a deadlock with a recompute) is retried by the next read of the feed.
+        const moved = await mergeIntoTwin(ctx.em.fork(), id).catch((mergeError: Error) => {
+          ctx.logger.warn(`podcast ${id} not merged: ${mergeError.message}`);
+          return [];
+        });
+        // Whose shared shows changed; the job's own user is recomputed after the job anyway.
+        for (const userId of moved) {
+          if (userId !== payload.userId) await ctx.enqueue('matchesRecompute', { scope: 'user', userId });
+        }
       }
       done++;
       await ctx.progress(Math.round((done / payload.podcastIds.length) * 100));

@@ -223,6 +223,52 @@ describe('Spotify connect -> podcasts.sync in the worker -> library, against the
     expect(entries.filter((e) => e.source === 'spotify')).toHaveLength(2);
   });
 
+  it('resolves saved shows to catalog rows by title and publisher, and leaves those rows as they are', async () => {
+    const id = uniqueName('cat');
+    const fork = em();
+    const catalog = fork.create(PodcastSchema, {
+      name: `Catalog ${id}`,
+      creator: `Host ${id}`,
+      feedUrl: `https://catalog.example.test/${id}.xml`,
+      imageUrl: 'https://catalog.example.test/art.jpg',
+    });
+    // One title, two authors: the publisher says which.
+    const first = fork.create(PodcastSchema, { name: `Duo ${id}`, creator: 'First' });
+    const second = fork.create(PodcastSchema, { name: `The Duo ${id}!`, creator: 'Second' });
+    await fork.flush();
+
+    const byTitle = makeShow(`${id}c`, `The Catalog ${id}`, { publisher: `HOST ${id}` });
+    const byAuthor = makeShow(`${id}d`, `duo ${id}`, { publisher: 'Second' });
+    const otherAuthor = makeShow(`${id}x`, `Catalog ${id}`, { publisher: 'Someone Else' });
+    const acc = standIn.addAccount({
+      id,
+      shows: [byTitle, byAuthor, otherAuthor].map((show) => ({ show, addedAt: '2026-01-01T00:00:00Z' })),
+      episodes: [makeEpisode(byTitle, `${id}ep`, { addedAt: '2026-02-01T00:00:00Z' })],
+    });
+    const { me, socket, event } = await connected(acc);
+    expect(event.state).toBe('completed');
+
+    const own = await em().findOneOrFail(PodcastSchema, { spotifyId: `${id}x` });
+    const entries = await em().find(UserPodcastSchema, { userId: me.user.id }, { orderBy: { podcastId: 'asc' } });
+    expect(entries.map((e) => e.podcastId)).toEqual([catalog.id, second.id, own.id]);
+    expect(entries[0]).toMatchObject({ lastEpisode: `The Catalog ${id} episode ${id}ep`, source: 'spotify' });
+    expect(await em().count(PodcastSchema, { spotifyId: { $in: [`${id}c`, `${id}d`] } })).toBe(0);
+    // Spotify's data went nowhere near the matched rows: not their fields, not their episodes.
+    expect(await em().findOneOrFail(PodcastSchema, catalog.id)).toMatchObject({
+      name: `Catalog ${id}`,
+      spotifyId: null,
+      imageUrl: 'https://catalog.example.test/art.jpg',
+      description: null,
+    });
+    expect(await em().count(PodcastEpisodeSchema, { podcastId: catalog.id })).toBe(0);
+    expect((await em().findOneOrFail(PodcastSchema, first.id)).name).toBe(`Duo ${id}`);
+
+    // A refresh finds the same rows again and keeps the library as it is.
+    expect((await sync(me.token, me.user.id, socket)).state).toBe('completed');
+    const again = await em().find(UserPodcastSchema, { userId: me.user.id }, { orderBy: { podcastId: 'asc' } });
+    expect(again.map((e) => e.id)).toEqual(entries.map((e) => e.id));
+  });
+
   it('refreshes an expired access token (401), saves it, and carries on', async () => {
     const acc = account(2, 1);
     const { me, socket } = await connected(acc);

@@ -1,5 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PodcastEpisodeSchema, PodcastSchema, UserPodcastSchema, UserSchema } from '@server/core/db/entities';
+import {
+  PODCAST_MERGE_LOCK,
+  PodcastEpisodeSchema,
+  PodcastSchema,
+  storableText,
+  UserPodcastSchema,
+  UserSchema,
+} from '@server/core/db/entities';
+import { sql } from '@server/core/db/sql';
 import { toSelfUser } from '@server/core/presenters/user.presenter';
 import {
   type SavedEpisode,
@@ -149,18 +157,42 @@ export async function runSpotifySync(
   return { podcasts: library.size, failed: skipped };
 }
 
-/** Podcasts by spotifyId, the user's Spotify entries (mirroring the library), saved episodes. */
-async function writeLibrary(em: EntityManager, userId: number, library: Map<string, ShowListening>): Promise<void> {
-  const entries = [...library.values()];
-  const podcasts =
-    entries.length === 0
+const nameOf = (show: SpotifyShow) => storableText(show.name, 300);
+const publisherOf = (show: SpotifyShow) => (show.publisher ? storableText(show.publisher, 200) || null : null);
+
+/**
+ * The catalog row of each show, by Spotify show id (docs/podcasts.md, "One show, one row"): the row
+ * with that Spotify id, else the one row without a Spotify id whose normalised title and author
+ * match the show and its publisher. Rows found by Spotify id are refreshed from Spotify; a row
+ * matched by title is never changed (nor given episodes): anyone can publish a show of any name.
+ * Shows matching neither get a row of their own.
+ */
+async function catalogRows(em: EntityManager, entries: ShowListening[]) {
+  const shows = entries.map(({ show }) => ({ id: show.id, name: nameOf(show), publisher: publisherOf(show) }));
+  const matched = await sql<{ spotify_id: string; podcast_id: number }>(
+    em,
+    `select s.id as spotify_id, m.id as podcast_id
+       from jsonb_to_recordset(?::jsonb) as s(id text, name text, publisher text)
+       cross join lateral (
+         select min(p.id) as id from podcasts p
+          where p.name_key = podcast_title_key(s.name) and p.spotify_id is null
+            and (s.publisher is null or podcast_title_key(p.creator) = podcast_title_key(s.publisher))
+         having count(*) = 1) m
+      where not exists (select 1 from podcasts p where p.spotify_id = s.id)`,
+    [JSON.stringify(shows)],
+  );
+  const byTitle = new Map(matched.map((m) => [m.spotify_id, m.podcast_id]));
+  // Sorted by Spotify id: concurrent syncs of overlapping libraries lock rows in one order.
+  const own = entries.filter(({ show }) => !byTitle.has(show.id)).sort((a, b) => (a.show.id < b.show.id ? -1 : 1));
+  const upserted =
+    own.length === 0
       ? []
       : await em.upsertMany(
           PodcastSchema,
-          entries.map(({ show }) => ({
+          own.map(({ show }) => ({
             spotifyId: show.id,
-            name: show.name,
-            creator: show.publisher ?? null,
+            name: nameOf(show),
+            creator: publisherOf(show),
             imageUrl: show.images?.[0]?.url ?? null,
             description: show.description ?? null,
             createdAt: new Date(),
@@ -171,14 +203,24 @@ async function writeLibrary(em: EntityManager, userId: number, library: Map<stri
             onConflictMergeFields: ['name', 'creator', 'imageUrl', 'description'],
           },
         );
-  const podcastIdBySpotifyId = new Map(podcasts.map((p) => [p.spotifyId as string, p.id]));
+  return { byTitle, bySpotifyId: new Map(upserted.map((p) => [p.spotifyId as string, p.id])) };
+}
+
+/** Podcasts by spotifyId, the user's Spotify entries (mirroring the library), saved episodes. */
+async function writeLibrary(em: EntityManager, userId: number, library: Map<string, ShowListening>): Promise<void> {
+  // Held until commit: no row this sync resolves to is merged away before its entry is written.
+  await sql(em, 'select pg_advisory_xact_lock_shared(?)', [PODCAST_MERGE_LOCK]);
+  const entries = [...library.values()];
+  const { byTitle, bySpotifyId } = await catalogRows(em, entries);
+  const podcastIdOf = (show: SpotifyShow) => bySpotifyId.get(show.id) ?? byTitle.get(show.id);
 
   const existing = await em.find(UserPodcastSchema, { userId });
   const byPodcast = new Map(existing.map((e) => [e.podcastId, e]));
   const kept = new Set<number>();
   for (const entry of entries) {
-    const podcastId = podcastIdBySpotifyId.get(entry.show.id);
-    if (!podcastId) continue;
+    const podcastId = podcastIdOf(entry.show);
+    // Two saved shows may be one catalog row: the first one's figures count.
+    if (!podcastId || kept.has(podcastId)) continue;
     kept.add(podcastId);
     const figures = listeningFigures(entry);
     const current = byPodcast.get(podcastId);
@@ -192,7 +234,7 @@ async function writeLibrary(em: EntityManager, userId: number, library: Map<stri
   }
 
   const episodeRows = entries.flatMap((entry) => {
-    const podcastId = podcastIdBySpotifyId.get(entry.show.id);
+    const podcastId = bySpotifyId.get(entry.show.id);
     if (!podcastId) return [];
     return entry.episodes.map(({ episode }) => ({
       podcastId,

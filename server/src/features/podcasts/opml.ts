@@ -1,5 +1,6 @@
 import { LIMITS } from '@shared/index';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { storableText } from '../../core/db/entities';
 import { FetchRefusedError, normalizeFeedUrl } from '../../core/net/safe-fetch';
 
 export interface OpmlFeed {
@@ -64,10 +65,8 @@ export function parseOpml(text: string): { feeds: OpmlFeed[]; skipped: number } 
         try {
           const feedUrl = normalizeFeedUrl(raw);
           if (!feeds.has(feedUrl)) {
-            feeds.set(feedUrl, {
-              feedUrl,
-              title: (attribute(outline, 'title') ?? attribute(outline, 'text') ?? null)?.slice(0, 300) ?? null,
-            });
+            const title = attribute(outline, 'title') ?? attribute(outline, 'text');
+            feeds.set(feedUrl, { feedUrl, title: title ? storableText(title, 300) || null : null });
           }
         } catch (error) {
           if (!(error instanceof FetchRefusedError)) throw error;

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PodcastSummary } from '@shared/index';
-import { sql } from '../../core/db/sql';
+import { PODCAST_MERGE_LOCK, storableText } from '../../core/db/entities';
+import { intArray, sql } from '../../core/db/sql';
 import { type LibraryRow, toUserPodcastEntry } from '../../core/presenters/podcast.presenter';
 import type { OpmlFeed } from './opml';
 
@@ -51,61 +52,97 @@ export async function addToLibrary(em: EntityManager, userId: number, podcastId:
 }
 
 /**
- * Adds the feeds of an OPML file to the catalog (keyed by feed URL) and to the user's library,
- * in one transaction and a handful of set-based statements, whatever the number of feeds.
- * Returns which podcasts still need their feed read.
+ * Adds the feeds of an OPML file to the user's library, in one transaction and a handful of
+ * set-based statements whatever the number of feeds. Each feed resolves to a catalog row
+ * (docs/podcasts.md, "One show, one row"): the row with the same normalised feed URL, else the one
+ * row with the same normalised title (OPML names no author); only feeds matching neither get a new
+ * row. The import never changes a row it matched. Returns which podcasts still need their feed read.
  */
 export async function importFeeds(em: EntityManager, userId: number, feeds: OpmlFeed[]) {
   return em.transactional(async (tx) => {
-    // Lists travel as one JSON parameter (the query builder would spread a JS array).
-    const rows = JSON.stringify(feeds.map((f) => ({ url: f.feedUrl, name: f.title ?? new URL(f.feedUrl).hostname })));
-    await sql(
-      tx,
-      `insert into podcasts (feed_url, name, created_at)
-       select u.url, u.name, now() from jsonb_to_recordset(?::jsonb) as u(url text, name text)
-       on conflict (feed_url) do nothing`,
-      [rows],
+    await sql(tx, 'select pg_advisory_xact_lock_shared(?)', [PODCAST_MERGE_LOCK]);
+    // Lists travel as one JSON parameter (the query builder would spread a JS array). The title
+    // resolves; the hostname only names a new row when the file gave no title.
+    const list = JSON.stringify(
+      feeds.map((f) => ({ url: f.feedUrl, title: f.title, name: f.title ?? new URL(f.feedUrl).hostname })),
     );
-    const podcasts = await sql<{ id: number; last_fetched_at: Date | null }>(
+    // New rows go in in key order, so imports of overlapping files wait for each other in one order
+    // (no deadlock); a row a concurrent import has just added is left to it (do nothing).
+    const resolved = await sql<{ url_key: string; id: number | null }>(
       tx,
-      `select p.id, p.last_fetched_at from podcasts p
-       join jsonb_to_recordset(?::jsonb) as u(url text, name text) on u.url = p.feed_url`,
-      [rows],
+      `with feed as (
+         select distinct on (podcast_feed_key(f.url)) f.url, f.name,
+                podcast_feed_key(f.url) as url_key, podcast_title_key(f.title) as title_key
+           from jsonb_to_recordset(?::jsonb) as f(url text, title text, name text)
+          order by podcast_feed_key(f.url)
+       ), resolved as (
+         select feed.*, coalesce(
+                  (select p.id from podcasts p where p.feed_url_key = feed.url_key),
+                  (select min(p.id) from podcasts p where p.name_key = feed.title_key having count(*) = 1)) as id
+           from feed
+       ), inserted as (
+         insert into podcasts (feed_url, name, created_at)
+         select url, name, now() from resolved where id is null order by url_key
+         on conflict do nothing
+       )
+       select url_key, id from resolved`,
+      [list],
     );
-    const ids = podcasts.map((p) => p.id);
+    const matchedIds = resolved.flatMap((r) => (r.id === null ? [] : [r.id]));
+    const newKeys = resolved.flatMap((r) => (r.id === null ? [r.url_key] : []));
+    // Fresh snapshot: rows inserted above or by the import this one waited for.
+    const podcasts = await sql<{ id: number; feed_url: string | null; last_fetched_at: Date | null }>(
+      tx,
+      `select id, feed_url, last_fetched_at from podcasts
+        where id = any(?::int[]) or feed_url_key in (select jsonb_array_elements_text(?::jsonb))`,
+      [intArray(matchedIds), JSON.stringify(newKeys)],
+    );
+    const ids = podcasts.map((p) => p.id).sort((a, b) => a - b);
     const added = await sql<{ podcast_id: number }>(
       tx,
       `insert into user_podcasts (user_id, podcast_id, source, times_listened, hidden, created_at)
-       select ?, ids.id::int, 'opml', 0, false, now() from jsonb_array_elements_text(?::jsonb) as ids(id)
+       select ?, ids.id, 'opml', 0, false, now() from unnest(?::int[]) as ids(id)
        on conflict (user_id, podcast_id) do nothing
        returning podcast_id`,
-      [userId, JSON.stringify(ids)],
+      [userId, intArray(ids)],
     );
+    // Only rows with a feed of their own are read (a row matched by title may have none).
     const dayAgo = Date.now() - 24 * 3600 * 1000;
     const stale = podcasts
-      .filter((p) => !p.last_fetched_at || new Date(p.last_fetched_at).getTime() < dayAgo)
+      .filter((p) => p.feed_url && (!p.last_fetched_at || new Date(p.last_fetched_at).getTime() < dayAgo))
       .map((p) => p.id);
     return { added: added.length, alreadyInLibrary: ids.length - added.length, staleIds: stale };
   });
 }
 
-/** Catalog search tolerant of prefixes and small typos (pg_trgm word similarity). */
+/**
+ * Catalog search on normalised names (podcast_title_key: case, accents, punctuation, a leading
+ * "the"): the exact title first, then titles starting with the query, then titles with a word
+ * starting with it, then by trigram word similarity to the name or the creator, which tolerates
+ * typos.
+ */
 export async function searchCatalog(em: EntityManager, query: string, limit: number): Promise<PodcastSummary[]> {
-  const q = query.toLowerCase();
-  const prefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   type Row = { id: number; name: string; creator: string | null; image_url: string | null; category: string | null };
-  // The default threshold (0.6) misses two typos in a short query; 0.35 still keeps noise out.
   const rows = await em.transactional(async (tx) => {
-    await sql(tx, `select set_config('pg_trgm.word_similarity_threshold', '0.35', true)`);
+    // The default threshold (0.6) misses two typos in a short query; 0.35 still keeps noise out.
+    const [normalised] = await sql<{ key: string | null }>(
+      tx,
+      `select set_config('pg_trgm.word_similarity_threshold', '0.35', true), podcast_title_key(?) as key`,
+      [storableText(query, 100)],
+    );
+    const key = normalised?.key;
+    if (!key) return [];
+    // Keys hold no LIKE wildcards: normalisation turns %, _ and backslash into spaces.
+    const [prefix, wordPrefix] = [`${key}%`, `% ${key}%`];
     return sql<Row>(
       tx,
       `select id, name, creator, image_url, category from podcasts
-       where lower(name) like ? or ? <% lower(name) or ? <% lower(coalesce(creator, ''))
-       order by (lower(name) like ?) desc,
-                greatest(word_similarity(?, lower(name)), word_similarity(?, lower(coalesce(creator, '')))) desc,
+       where name_key like ? or name_key like ? or ? <% name_key or ? <% podcast_title_key(creator)
+       order by case when name_key = ? then 0 when name_key like ? then 1 when name_key like ? then 2 else 3 end,
+                greatest(word_similarity(?, name_key), coalesce(word_similarity(?, podcast_title_key(creator)), 0)) desc,
                 name asc, id asc
        limit ?`,
-      [prefix, q, q, prefix, q, q, limit],
+      [prefix, wordPrefix, key, key, key, prefix, wordPrefix, key, key, limit],
     );
   });
   return rows.map((r) => ({ id: r.id, name: r.name, creator: r.creator, imageUrl: r.image_url, category: r.category }));

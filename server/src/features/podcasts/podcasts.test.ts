@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PodcastSchema } from '../../core/db/entities';
-import { startTestServer, type TestServer } from '../../test/harness';
+import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8');
 
@@ -180,5 +180,141 @@ describe('podcast library', () => {
     expect((await server.call('GET', '/api/podcasts/search?q=', { token })).status).toBe(400);
     expect((await server.call('GET', `/api/podcasts/search?q=${'x'.repeat(101)}`, { token })).status).toBe(400);
     expect((await server.call('GET', '/api/podcasts/search?q=abc&limit=500', { token })).status).toBe(400);
+  });
+
+  describe('resolving imports to catalog rows', () => {
+    const exec = <T extends object = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+      server.running.deps.orm.em.fork().getConnection().execute<T[]>(text, params, 'all');
+    const outline = (title: string | null, url: string) =>
+      `<outline type="rss"${title === null ? '' : ` text="${title}"`} xmlUrl="${url}"/>`;
+    const file = (outlines: string[]) => `<opml version="2.0"><body>${outlines.join('')}</body></opml>`;
+    const libraryOf = async (person: { token: string; user: { id: number } }) =>
+      (
+        (await server.call('GET', `/api/users/${person.user.id}/podcasts`, { token: person.token })).json as {
+          podcastId: number;
+        }[]
+      )
+        .map((e) => e.podcastId)
+        .sort((a, b) => a - b);
+
+    it('does not resolve a title two catalog rows share (different creators) by title alone', async () => {
+      const run = uniqueName('amb');
+      const rows = await exec<{ id: number }>(
+        `insert into podcasts (name, creator, categories, created_at)
+         values (?, 'First Host', '{}', now()), (?, 'Second Host', '{}', now()) returning id`,
+        [`Ambiguous ${run}`, `The Ambiguous ${run}!`],
+      );
+      const me = await server.login();
+      const res = await uploadOpml(
+        server,
+        me.user.id,
+        me.token,
+        file([outline(`ambiguous ${run}`, `https://${run.replace('_', '-')}.example.com/feed`)]),
+      );
+      expect(res.json).toMatchObject({ feeds: 1, added: 1 });
+      const [entry] = await libraryOf(me);
+      expect(rows.map((r) => r.id)).not.toContain(entry);
+      expect(await exec('select feed_url from podcasts where id = ?', [entry])).toEqual([
+        { feed_url: `https://${run.replace('_', '-')}.example.com/feed` },
+      ]);
+    });
+
+    it('keeps one row per show when 30 people import overlapping files at once, and nobody fails', async () => {
+      const run = uniqueName('conc').replace('_', '-');
+      const [catalogRow] = await exec<{ id: number }>(
+        `insert into podcasts (name, creator, categories, created_at) values (?, 'Someone', '{}', now()) returning id`,
+        [`Concurrent Catalog ${run}`],
+      );
+      // 40 shows; each file lists 20 of them, in one of three spellings of the feed URL, and the
+      // catalog show by title under a feed URL of its own.
+      const spellings = [
+        (i: number) => `https://shows.${run}.example.com/feed/${i}.xml`,
+        (i: number) => `http://SHOWS.${run.toUpperCase()}.EXAMPLE.COM/feed/${i}.xml/`,
+        (i: number) => `https://www.shows.${run}.example.com:443/feed/${i}.xml#top`,
+      ];
+      const fileOf = (person: number, round: number) =>
+        file([
+          ...Array.from({ length: 20 }, (_, k) => {
+            const show = (person * 7 + k) % 40;
+            return outline(`Concurrent ${run} ${show}`, spellings[(person + k + round) % 3]?.(show) as string);
+          }),
+          outline(`concurrent catalog ${run}`, `https://mirror-${person}.${run}.example.com/rss`),
+        ]);
+      const people = await Promise.all(Array.from({ length: 30 }, () => server.login()));
+
+      for (const round of [0, 1]) {
+        const answers = await Promise.all(
+          people.map((p, i) => uploadOpml(server, p.user.id, p.token, fileOf(i, round))),
+        );
+        expect(answers.map((a) => a.status)).toEqual(people.map(() => 202));
+        expect(answers.map((a) => a.json.added)).toEqual(people.map(() => (round === 0 ? 21 : 0)));
+      }
+      const rows = await exec<{ n: number; keys: number }>(
+        `select count(*)::int as n, count(distinct feed_url_key)::int as keys from podcasts where feed_url_key like ?`,
+        [`%shows.${run}.example.com/%`],
+      );
+      expect(rows).toEqual([{ n: 40, keys: 40 }]);
+      expect(await exec('select id from podcasts where feed_url like ?', [`%mirror-%${run}%`])).toEqual([]);
+      for (const p of people.slice(0, 3)) {
+        const library = await libraryOf(p);
+        expect(library).toHaveLength(21);
+        expect(library).toContain(catalogRow?.id);
+      }
+    });
+
+    it('answers hostile titles, URLs and search text without a server error', async () => {
+      const run = uniqueName('hostile').replace('_', '-');
+      const me = await server.login();
+      const url = (n: number | string) => `https://${run}.example.com/${n}`;
+      const titles = [
+        'x'.repeat(200_000),
+        '\u202Eevil\u200B\u200D title\uFEFF',
+        `e${'\u0301'.repeat(5000)}`,
+        '\u{1F399}\uFE0F\u{1F3A7} \u{1F468}\u200D\u{1F469}\u200D\u{1F467}',
+        '\u041F\u041E\u0414\u041A\u0410\u0421\u0422 \u65E5\u672C\u8A9E',
+        '!!!',
+        'The',
+        '%_\\ &amp;amp; &lt;b&gt;',
+      ];
+      const first = await uploadOpml(
+        server,
+        me.user.id,
+        me.token,
+        file([
+          ...titles.map((title, i) => outline(title, url(i))),
+          outline(null, `https://p\u00F6dcast-${run}.example.com/feed`),
+          outline('nul in path', url('a%00b')),
+          outline('long', url(`${'p'.repeat(1900)}`)),
+        ]),
+      );
+      expect(first.status).toBe(202);
+      expect(first.json.feeds).toBe(titles.length + 3);
+      expect((await server.call('GET', `/api/users/${me.user.id}/podcasts`, { token: me.token })).status).toBe(200);
+
+      // Character references XML forbids (NUL, a lone surrogate): refused or stored clean.
+      const refs = await uploadOpml(
+        server,
+        me.user.id,
+        me.token,
+        file([outline('nul&#0;here', url('nul')), outline('half&#xD800;pair', url('half'))]),
+      );
+      expect(refs.status).toBeLessThan(500);
+
+      for (const q of [
+        '\u0000',
+        `e${'\u0301'.repeat(99)}`,
+        '\u202E\u200B',
+        '\u{1F399}'.repeat(25),
+        '!!!',
+        'the',
+        '%',
+        'x'.repeat(100),
+      ]) {
+        const res = await server.call('GET', `/api/podcasts/search?q=${encodeURIComponent(q)}`, { token: me.token });
+        expect(res.status, q).toBeLessThan(500);
+      }
+      const broken = await server.call('GET', '/api/podcasts/search?q=%ED%A0%80%FF', { token: me.token });
+      expect(broken.status).toBeLessThan(500);
+    });
   });
 });

@@ -2,7 +2,8 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
 /**
  * A show in the catalog (SPEC section 3, podcasts). spotifyId is unique but nullable: shows that
- * come from an OPML/RSS import or search have none and are keyed by feedUrl instead.
+ * come from an OPML/RSS import or search have none and are keyed by their normalised feed URL
+ * (feedUrlKey) instead.
  */
 export const PodcastSchema = defineEntity({
   name: 'Podcast',
@@ -23,13 +24,44 @@ export const PodcastSchema = defineEntity({
     lastFetchedAt: p.datetime().nullable(),
     fetchError: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /**
+     * Written by PostgreSQL (Migration20261123200000): the feed URL and the name normalised, so one
+     * show keeps one row however an import spells it (docs/podcasts.md, "One show, one row").
+     */
+    feedUrlKey: p.text().nullable().generated('(podcast_feed_key(feed_url)) stored'),
+    nameKey: p.text().nullable().generated('(podcast_title_key(name)) stored'),
   },
+  uniques: [{ name: 'podcasts_feed_url_key_unique', properties: ['feedUrlKey'] }],
   indexes: [
+    { name: 'podcasts_name_key_index', properties: ['nameKey'] },
     {
-      // Search tolerant of typos and prefixes: trigram similarity on the lower-cased name.
-      name: 'podcasts_name_trgm_index',
-      expression: 'create index "podcasts_name_trgm_index" on "podcasts" using gin (lower("name") gin_trgm_ops)',
+      // Search tolerant of typos and prefixes: trigram similarity on the normalised name and creator.
+      name: 'podcasts_name_key_trgm_index',
+      expression: 'create index "podcasts_name_key_trgm_index" on "podcasts" using gin ("name_key" gin_trgm_ops)',
+    },
+    {
+      name: 'podcasts_creator_key_trgm_index',
+      expression:
+        'create index "podcasts_creator_key_trgm_index" on "podcasts" using gin (podcast_title_key("creator") gin_trgm_ops)',
     },
   ],
 });
+
+/**
+ * The advisory lock podcasts_merge() takes exclusively (Migration20261123200000). Whoever resolves
+ * shows to rows and then writes entries pointing at them holds it shared for the transaction, so a
+ * row cannot be merged away in between.
+ */
+export const PODCAST_MERGE_LOCK = 7_346_202;
+
+/**
+ * Text PostgreSQL accepts: no control characters (NUL is refused outright) and no lone surrogate
+ * halves (refused in JSON), whitespace collapsed; at most `max` characters.
+ */
+export function storableText(value: string, max: number): string {
+  // max code points fit in the first 2 * max UTF-16 units, so that cut never splits one.
+  const clean = value.slice(0, 2 * max).replace(/[\p{Cc}\p{Cs}\s]+/gu, ' ');
+  return Array.from(clean.trim()).slice(0, max).join('').trim();
+}
+
 export type Podcast = InferEntity<typeof PodcastSchema>;

@@ -17,6 +17,30 @@ export interface SeedOptions {
   now?: Date;
 }
 
+/** Inserts the demo podcast catalog; returns the ids of its shows by name. */
+export async function seedCatalog(em: EntityManager, now: Date): Promise<Map<string, number>> {
+  await em.insertMany(
+    PodcastSchema,
+    PODCAST_CATALOG.map((show) => ({
+      name: show.name,
+      creator: show.creator,
+      category: show.category,
+      categories: [...show.categories],
+      feedUrl: show.feedUrl,
+      spotifyId: null,
+      imageUrl: null,
+      title: null,
+      description: null,
+      lastFetchedAt: null,
+      fetchError: null,
+      createdAt: now,
+    })),
+  );
+  const names = PODCAST_CATALOG.map((show) => show.name);
+  const rows = await em.find(PodcastSchema, { name: { $in: names } }, { fields: ['id', 'name'] });
+  return new Map(rows.map((row) => [row.name, row.id]));
+}
+
 /**
  * Seeds the podcast catalog and the demo people with their profiles and libraries into an empty
  * database (no users and no podcasts), in one transaction with bulk inserts. Returns the ids of the
@@ -28,26 +52,7 @@ export async function seedDemoData(em: EntityManager, options: SeedOptions = {})
     await tx.execute('select pg_advisory_xact_lock(?)', [SEED_LOCK_KEY]);
     if ((await tx.count(UserSchema, {})) > 0 || (await tx.count(PodcastSchema, {})) > 0) return [];
 
-    // The catalog.
-    await tx.insertMany(
-      PodcastSchema,
-      PODCAST_CATALOG.map((show) => ({
-        name: show.name,
-        creator: show.creator,
-        category: show.category,
-        categories: [...show.categories],
-        feedUrl: show.feedUrl,
-        spotifyId: null,
-        imageUrl: null,
-        title: null,
-        description: null,
-        lastFetchedAt: null,
-        fetchError: null,
-        createdAt: now,
-      })),
-    );
-    const podcastIds = new Map<string, number>();
-    for (const row of await tx.find(PodcastSchema, {}, { fields: ['id', 'name'] })) podcastIds.set(row.name, row.id);
+    const podcastIds = await seedCatalog(tx, now);
 
     // The people.
     await tx.insertMany(
