@@ -18,6 +18,8 @@ export interface LocalStackOptions {
   /** Keep Redis data on disk between runs (append-only file). Tests pass false. */
   persistRedis: boolean;
   log: (line: string) => void;
+  /** Extra PostgreSQL settings (`-c name=value`), e.g. a larger shared_buffers for benchmarks. */
+  postgresSettings?: Record<string, string>;
 }
 
 export interface LocalStack {
@@ -125,6 +127,7 @@ async function startPostgres(options: LocalStackOptions) {
       'unix_socket_directories=',
       '-c',
       'fsync=on',
+      ...Object.entries(options.postgresSettings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     // Own process group: Ctrl-C reaches only the launcher, which stops the database last.
     { ...ids, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },

@@ -71,10 +71,12 @@ export const jobs = {
     payload: z.discriminatedUnion('scope', [
       z.object({ scope: z.literal('user'), userId: z.number().int().positive() }),
       z.object({ scope: z.literal('all') }),
+      /** Recompute everyone only if libraries changed since the current model (docs/matching.md). */
+      z.object({ scope: z.literal('refresh') }),
     ]),
     result: z.object({ users: z.number().int(), rows: z.number().int() }),
     options: { attempts: 3, backoffMs: 2000 },
-    dedupeKey: (p) => (p.scope === 'user' ? `matches.recompute:${p.userId}` : 'matches.recompute:all'),
+    dedupeKey: (p) => (p.scope === 'user' ? `matches.recompute:${p.userId}` : `matches.recompute:${p.scope}`),
   }),
 } as const;
 

@@ -37,6 +37,8 @@ const EnvSchema = z.object({
     .min(0)
     .max(7 * 24 * 60)
     .default(60),
+  /** How often the freshness check runs (a full recompute when libraries changed since the model); 0 = never. */
+  MATCHES_REFRESH_CHECK_SECONDS: z.coerce.number().min(0).max(86_400).default(15),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   FEED_FETCH_ALLOWED_IPS: z.string().default(''),
 });
@@ -63,6 +65,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       matching: e.WORKER_CONCURRENCY_MATCHING,
     } satisfies Record<QueueName, number>,
     recomputeAllEveryMs: e.MATCHES_RECOMPUTE_EVERY_MINUTES * 60_000,
+    refreshCheckEveryMs: e.MATCHES_REFRESH_CHECK_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
     // Checked at boot; the podcasts.sync handler reads the same SPOTIFY_* / TOKEN_ENCRYPTION_KEY.
     spotify: loadSpotifyConfig(env, {

@@ -23,6 +23,7 @@ import type { JobHandler } from './handlers/handler';
 
 /** The one schedule of the full candidate recompute (docs/matching.md). */
 export const RECOMPUTE_ALL_SCHEDULER = 'matches.recompute:all';
+export const MATCHES_REFRESH_SCHEDULER = 'matches.recompute:refresh';
 
 export interface RunningWorker {
   id: string;
@@ -102,6 +103,10 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   if (config.queues.includes(QUEUES.matching)) {
     // Rarity weights change as people join: refresh everyone's candidates now and then.
     await followUps.schedule('matchesRecompute', RECOMPUTE_ALL_SCHEDULER, config.recomputeAllEveryMs, { scope: 'all' });
+    // Libraries changed since the current model: recompute everyone (bounded by its own cost).
+    await followUps.schedule('matchesRecompute', MATCHES_REFRESH_SCHEDULER, config.refreshCheckEveryMs, {
+      scope: 'refresh',
+    });
   }
 
   const beat = () =>

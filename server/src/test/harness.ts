@@ -23,6 +23,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     LOG_LEVEL: 'silent',
     // Workers started by tests do not schedule the periodic full recompute unless a test asks.
     MATCHES_RECOMPUTE_EVERY_MINUTES: '0',
+    MATCHES_REFRESH_CHECK_SECONDS: '0',
     ...overrides,
   };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];

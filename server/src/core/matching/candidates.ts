@@ -1,8 +1,8 @@
 // Candidate generation and ranking for the precomputed feed. Pure code over in-memory data; the
 // database side is in precompute.ts. See docs/matching.md ("Precompute").
 import { INTENTS, type Intent } from '@shared/index';
-import { rawSimilarity } from './match-score';
-import type { TasteVector } from './taste-vector';
+import { showSimilarity, similarity } from './match-score';
+import { NEIGHBOURHOOD_SIZE, type Neighbourhood, type TasteStore } from './taste-vector';
 
 export const CANDIDATE_SETTINGS = {
   /** Postings (library entries of other people) read per user to find candidates. */
@@ -23,11 +23,14 @@ export const ALL_INTENTS_MASK = (1 << INTENTS.length) - 1;
  * is spent (always at least one). Popular shows are skipped here; they still count in the exact score.
  */
 export function podcastsForPostings(
-  vector: TasteVector,
+  store: TasteStore,
+  row: number,
   listeners: (podcastId: number) => number,
   budget: number = CANDIDATE_SETTINGS.postingsBudget,
 ): number[] {
-  const ordered = [...vector.ids].sort((a, b) => listeners(a) - listeners(b) || a - b);
+  const ordered = [...store.ids.subarray(store.start[row], store.start[row + 1])].sort(
+    (a, b) => listeners(a) - listeners(b) || a - b,
+  );
   const chosen: number[] = [];
   let spent = 0;
   for (const id of ordered) {
@@ -98,38 +101,51 @@ export class TopN {
 export interface RankedCandidate {
   userId: number;
   raw: number;
+  /** Whether the two share at least one visible show (sharers always rank first). */
+  shares: boolean;
 }
 
-/** Exact scores for the given candidates, best first (ties: smaller user id first); zero scores dropped. */
+/** Best first: people who share a show before those who do not, then raw, then smaller id. */
+export const byRank = (a: RankedCandidate, b: RankedCandidate) =>
+  Number(b.shares) - Number(a.shares) || b.raw - a.raw || a.userId - b.userId;
+
+/**
+ * Exact scores of row `me` of `mine` against candidates (rows of `theirs`), best first; zero
+ * scores dropped. `userIdOf` maps a row of `theirs` to the person's id.
+ */
 export function rankExactly(
-  me: TasteVector,
-  candidates: Iterable<number>,
-  vectorOf: (userId: number) => TasteVector | undefined,
-): RankedCandidate[] {
-  const ranked: RankedCandidate[] = [];
-  for (const userId of candidates) {
-    const vector = vectorOf(userId);
-    if (!vector) continue;
-    const raw = rawSimilarity(me, vector);
-    if (raw > 0) ranked.push({ userId, raw });
+  mine: TasteStore,
+  me: number,
+  theirs: TasteStore,
+  rows: ArrayLike<number>,
+  userIdOf: (row: number) => number,
+  /** Show similarities already computed for these rows (same order), if any. */
+  knownShows?: ArrayLike<number>,
+): (RankedCandidate & { row: number })[] {
+  const ranked: (RankedCandidate & { row: number })[] = [];
+  for (let k = 0; k < rows.length; k++) {
+    const row = rows[k] as number;
+    const shows = knownShows ? (knownShows[k] as number) : showSimilarity(mine, me, theirs, row);
+    const raw = similarity(mine, me, theirs, row, shows);
+    if (raw > 0) ranked.push({ userId: userIdOf(row), row, raw, shares: shows > 0 });
   }
-  return ranked.sort((a, b) => b.raw - a.raw || a.userId - b.userId);
+  return ranked.sort(byRank);
 }
 
 /**
  * From a ranked list, the candidates worth storing: for each intent, the first `keptPerIntent`
  * that are active in it and not already acted on by the user in it. Returns the union, best first.
  */
-export function chooseStored(
-  ranked: readonly RankedCandidate[],
-  activeMask: (userId: number) => number,
-  actedMask: (userId: number) => number,
+export function chooseStored<T extends RankedCandidate>(
+  ranked: readonly T[],
+  activeMask: (candidate: T) => number,
+  actedMask: (candidate: T) => number,
   keptPerIntent: number = CANDIDATE_SETTINGS.keptPerIntent,
-): RankedCandidate[] {
+): T[] {
   const taken = new Array<number>(INTENTS.length).fill(0);
-  const stored: RankedCandidate[] = [];
+  const stored: T[] = [];
   for (const candidate of ranked) {
-    const pending = activeMask(candidate.userId) & ~actedMask(candidate.userId);
+    const pending = activeMask(candidate) & ~actedMask(candidate);
     let useful = false;
     for (let i = 0; i < INTENTS.length; i++) {
       if (pending & (1 << i) && (taken[i] as number) < keptPerIntent) {
@@ -141,4 +157,25 @@ export function chooseStored(
     if (taken.every((t) => t >= keptPerIntent)) break;
   }
   return stored;
+}
+
+/**
+ * A person's taste neighbourhood: of the given candidates, the NEIGHBOURHOOD_SIZE closest by shared
+ * shows (ties: smaller user id), returned by user id ascending with their show similarity.
+ */
+export function neighbourhoodOf(
+  store: TasteStore,
+  me: number,
+  rows: ArrayLike<number>,
+  userIdOf: (row: number) => number,
+  knownShows?: ArrayLike<number>,
+): Neighbourhood {
+  const top = new TopN(NEIGHBOURHOOD_SIZE);
+  for (let k = 0; k < rows.length; k++) {
+    const row = rows[k] as number;
+    const shows = knownShows ? (knownShows[k] as number) : showSimilarity(store, me, store, row);
+    if (shows > 0) top.push(shows, userIdOf(row));
+  }
+  const chosen = top.sorted().sort((a, b) => a.key - b.key);
+  return { ids: chosen.map((c) => c.key), weights: chosen.map((c) => c.score) };
 }

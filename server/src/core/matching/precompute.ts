@@ -1,6 +1,7 @@
 // Keeps feed_candidates fresh: for one user after their library changes (the `matches.recompute`
-// job, or on demand when the feed finds no run yet), or for everyone at once (periodic refresh of
-// rarity weights, benchmark). Scores come from match-score.ts; see docs/matching.md.
+// job, or on demand when the feed finds no run yet), and for everyone through the full recompute
+// (full-recompute.ts) when libraries changed since the current model. Scores come from
+// match-score.ts under the current model (model.ts); see docs/matching.md.
 import { DeadlockException, type EntityManager } from '@mikro-orm/postgresql';
 import { INTENTS, type Intent } from '@shared/index';
 import { intArray, type Row, sql } from '../db/sql';
@@ -9,13 +10,26 @@ import {
   CANDIDATE_SETTINGS,
   chooseStored,
   intentBit,
+  neighbourhoodOf,
   podcastsForPostings,
-  type RankedCandidate,
   rankExactly,
   TopN,
 } from './candidates';
-import { calibrate, sharedPodcasts } from './match-score';
-import { idf, type LibraryEntry, listeningWeight, type Rarity, type TasteVector, tasteVector } from './taste-vector';
+import { type FullRecomputeOptions, type RecomputeResult, rebuildEveryone } from './full-recompute';
+import { calibrate } from './match-score';
+import { currentModel, libraryChangeSeq } from './model';
+import { sharedIds } from './score-people';
+import {
+  buildStore,
+  idf,
+  type LibraryEntry,
+  listeningWeight,
+  type Neighbourhood,
+  type TasteStore,
+  tasteRow,
+} from './taste-vector';
+
+export type { RecomputeResult } from './full-recompute';
 
 type Sql = <T extends object = Row>(text: string, params?: unknown[]) => Promise<T[]>;
 
@@ -28,10 +42,6 @@ const sqlOf =
 interface CategoryColumns {
   category: string | null;
   categories: string[] | null;
-}
-interface IdCount {
-  id: number;
-  n: number;
 }
 interface PostingRow {
   user_id: number;
@@ -49,37 +59,6 @@ const categoriesOf = (row: CategoryColumns): string[] => {
   return list.length > 0 ? list : row.category ? [row.category] : [];
 };
 
-// ------------------------------------------------------------------ rarity (listener counts)
-
-let rarityCache: { at: number; rarity: Rarity } | undefined;
-/** How long listener counts are reused by single-user recomputes; the full recompute always refreshes. */
-export const RARITY_TTL_MS = 5 * 60_000;
-
-async function loadRarity(sql: Sql): Promise<Rarity> {
-  const rows = await sql<IdCount>(
-    'select podcast_id as id, count(*)::int as n from user_podcasts where not hidden group by podcast_id',
-  );
-  const [usersRow] = await sql<{ n: number }>(
-    'select count(distinct user_id)::int as n from user_podcasts where not hidden',
-  );
-  const counts = new Map<number, number>();
-  for (const row of rows) counts.set(row.id, row.n);
-  const users = usersRow?.n ?? 0;
-  return { users, listeners: (id) => counts.get(id) ?? 0 };
-}
-
-async function cachedRarity(sql: Sql): Promise<Rarity> {
-  if (!rarityCache || Date.now() - rarityCache.at > RARITY_TTL_MS) {
-    rarityCache = { at: Date.now(), rarity: await loadRarity(sql) };
-  }
-  return rarityCache.rarity;
-}
-
-/** Forget cached listener counts (tests, or after a bulk import). */
-export function resetRarityCache(): void {
-  rarityCache = undefined;
-}
-
 // ------------------------------------------------------------------ writing rows
 
 interface OutRow {
@@ -90,11 +69,15 @@ interface OutRow {
   shared: number[];
 }
 
-function outRow(userId: number, me: TasteVector, candidateId: number, other: TasteVector, raw: number): OutRow {
-  const shared = sharedPodcasts(me, other)
-    .slice(0, CANDIDATE_SETTINGS.sharedKept)
-    .map((s) => s.podcastId);
-  return { userId, candidateId, score: calibrate(raw), raw, shared };
+function outRow(
+  userId: number,
+  store: TasteStore,
+  me: number,
+  candidateId: number,
+  other: number,
+  raw: number,
+): OutRow {
+  return { userId, candidateId, score: calibrate(raw), raw, shared: sharedIds(store, me, other) };
 }
 
 /** Upserts rows: a row another recompute wrote meanwhile is replaced, never a duplicate-key error. */
@@ -182,6 +165,19 @@ async function activeMasks(sql: Sql, userIds: number[]): Promise<Map<number, num
   return masks;
 }
 
+/** The stored neighbourhoods of these people (none yet for someone never computed). */
+async function neighbourhoodsOf(sql: Sql, userIds: number[]): Promise<Map<number, Neighbourhood>> {
+  const result = new Map<number, Neighbourhood>();
+  if (userIds.length === 0) return result;
+  for (const row of await sql<{ user_id: number; ids: number[]; weights: number[] }>(
+    'select user_id, ids, weights from taste_neighbours where user_id = any(?::int[])',
+    [intArray(userIds)],
+  )) {
+    result.set(row.user_id, { ids: row.ids, weights: row.weights.map(Number) });
+  }
+  return result;
+}
+
 /** People this user may never see (blocked either way) and, per person, the intents they acted in. */
 async function exclusionsFor(sql: Sql, userId: number) {
   const blocked = new Set<number>();
@@ -202,11 +198,6 @@ async function exclusionsFor(sql: Sql, userId: number) {
   return { blocked, acted };
 }
 
-export interface RecomputeResult {
-  users: number;
-  rows: number;
-}
-
 /**
  * Recomputes one user's candidates, and keeps the mirror rows symmetric: people now stored for
  * this user get this user in their list with the same score, and people who already listed this
@@ -217,21 +208,21 @@ export async function recomputeUser(em: EntityManager, userId: number): Promise<
 }
 
 async function recomputeUserOnce(em: EntityManager, userId: number): Promise<RecomputeResult> {
+  const { rarity } = await currentModel(em);
   return em.transactional(async (tx) => {
     const sql = sqlOf(tx);
     // One recompute per user at a time; a concurrent one waits and then redoes the work.
     await sql('select pg_advisory_xact_lock(?::int, ?::int)', [COMPUTE_LOCK, userId]);
-    const rarity = await cachedRarity(sql);
-    const mine = (await loadLibraries(sql, [userId])).get(userId) ?? [];
-    const me = tasteVector(mine, rarity);
+    const mine = { ...tasteRow((await loadLibraries(sql, [userId])).get(userId) ?? [], rarity), owner: userId };
+    const alone = buildStore([mine], undefined);
     const { blocked, acted } = await exclusionsFor(sql, userId);
 
     // Candidates: people sharing the user's rarer shows, by partial dot product over those shows.
     const top = new TopN(CANDIDATE_SETTINGS.scored);
-    if (me.ids.length > 0) {
-      const chosen = podcastsForPostings(me, rarity.listeners);
+    if (mine.ids.length > 0) {
+      const chosen = podcastsForPostings(alone, 0, rarity.listeners);
       const myWeight = new Map<number, number>();
-      for (let k = 0; k < me.ids.length; k++) myWeight.set(me.ids[k] as number, me.weights[k] as number);
+      for (let k = 0; k < mine.ids.length; k++) myWeight.set(mine.ids[k] as number, mine.weights[k] as number);
       const postings = await sql<PostingRow>(
         `select user_id, podcast_id, times_listened, episode_count from user_podcasts
           where podcast_id = any(?::int[]) and not hidden and user_id <> ?`,
@@ -251,30 +242,54 @@ async function recomputeUserOnce(em: EntityManager, userId: number): Promise<Rec
     const holders = (
       await sql<{ user_id: number }>('select user_id from feed_candidates where candidate_id = ?', [userId])
     ).map((r) => r.user_id);
-    const pool = [...new Set([...top.sorted().map((t) => t.key), ...holders])];
+    const candidates = top.sorted().map((t) => t.key);
+    const pool = [...new Set([...candidates, ...holders])];
     const libraries = await loadLibraries(sql, pool);
-    const vectors = new Map<number, TasteVector>();
-    for (const [id, entries] of libraries) vectors.set(id, tasteVector(entries, rarity));
-    const ranked = rankExactly(me, pool, (id) => vectors.get(id));
-    const masks = await activeMasks(sql, pool);
+    // Row 0 is this user, then the pool (people without a visible show are left out).
+    const poolIds = pool.filter((id) => libraries.has(id));
+    const rowOf = new Map(poolIds.map((id, i) => [id, i + 1]));
+    const rows = [
+      mine,
+      ...poolIds.map((id) => ({ ...tasteRow(libraries.get(id) as LibraryEntry[], rarity), owner: id })),
+    ];
+    // This user's neighbourhood from their candidates (as the full recompute picks it); the pool's
+    // as last stored.
+    const mineNb = neighbourhoodOf(
+      buildStore(rows, undefined),
+      0,
+      Int32Array.from(
+        candidates.filter((id) => rowOf.has(id)),
+        (id) => rowOf.get(id) as number,
+      ),
+      (row) => poolIds[row - 1] as number,
+    );
+    const storedNb = await neighbourhoodsOf(sql, poolIds);
+    const store = buildStore(rows, (i) => (i === 0 ? mineNb : storedNb.get(poolIds[i - 1] as number)));
+    const ranked = rankExactly(
+      store,
+      0,
+      store,
+      Int32Array.from(poolIds, (_, i) => i + 1),
+      (row) => poolIds[row - 1] as number,
+    );
+    const masks = await activeMasks(sql, poolIds);
     const stored = chooseStored(
       ranked.filter((c) => !blocked.has(c.userId)),
-      (id) => masks.get(id) ?? 0,
-      (id) => acted.get(id) ?? 0,
+      (c) => masks.get(c.userId) ?? 0,
+      (c) => acted.get(c.userId) ?? 0,
     );
 
-    const forward = stored.map((c) => outRow(userId, me, c.userId, vectors.get(c.userId) as TasteVector, c.raw));
-    const rawOf = new Map(ranked.map((c) => [c.userId, c.raw]));
+    const forward = stored.map((c) => outRow(userId, store, 0, c.userId, c.row, c.raw));
+    const byId = new Map(ranked.map((c) => [c.userId, c]));
     const storedIds = new Set(stored.map((c) => c.userId));
     // Mirror rows: everyone stored here, plus everyone who already listed this user.
     const mirrorIds = new Set([...storedIds, ...holders]);
     const mirror: OutRow[] = [];
     const dropMirror: number[] = [];
     for (const other of mirrorIds) {
-      const raw = rawOf.get(other) ?? 0;
-      if (raw > 0 && !blocked.has(other)) {
-        mirror.push(outRow(other, vectors.get(other) as TasteVector, userId, me, raw));
-      } else dropMirror.push(other);
+      const c = byId.get(other);
+      if (c && !blocked.has(other)) mirror.push(outRow(other, store, c.row, userId, 0, c.raw));
+      else dropMirror.push(other);
     }
 
     // This user's list and every list that gains, keeps or loses this user.
@@ -289,7 +304,12 @@ async function recomputeUserOnce(em: EntityManager, userId: number): Promise<Rec
     }
     if (mirror.length > 0) await sql(UPSERT_ROWS, rowParams(mirror));
     await sql(
-      `insert into feed_candidate_runs (user_id, computed_at) values (?, now())
+      `insert into taste_neighbours (user_id, ids, weights) values (?, ?::int[], ?::float8[])
+         on conflict (user_id) do update set ids = excluded.ids, weights = excluded.weights`,
+      [userId, intArray(mineNb.ids as number[]), `{${(mineNb.weights as number[]).join(',')}}`],
+    );
+    await sql(
+      `insert into feed_candidate_runs (user_id, computed_at) values (?, clock_timestamp())
          on conflict (user_id) do update set computed_at = excluded.computed_at`,
       [userId],
     );
@@ -300,175 +320,45 @@ async function recomputeUserOnce(em: EntityManager, userId: number): Promise<Rec
 // ------------------------------------------------------------------ everyone
 
 /**
- * Recomputes every user's candidates in memory (one pass over all libraries) and replaces the
- * table. Used by the periodic `matches.recompute {scope:'all'}` job and the benchmark.
+ * Recomputes everyone (a new model, then every list; full-recompute.ts), then again the people
+ * whose library changed while it ran, with the new model. Used by the freshness check, the
+ * periodic `matches.recompute {scope:'all'}` job, the benchmark and the evaluation.
  */
 export async function recomputeAll(
   em: EntityManager,
   log: (line: string) => void = () => {},
+  options: Omit<FullRecomputeOptions, 'log' | 'afterSwap'> = {},
 ): Promise<RecomputeResult> {
-  const sql = sqlOf(em);
-  const started = Date.now();
-  const libraryRows = await sql<{ user_id: number; ids: number[]; plays: number[]; episodes: number[] }>(
-    `select user_id, array_agg(podcast_id order by podcast_id) as ids,
-            array_agg(times_listened order by podcast_id) as plays,
-            array_agg(coalesce(episode_count, 0) order by podcast_id) as episodes
-       from user_podcasts where not hidden group by user_id order by user_id`,
-  );
-  const podcastRows = await sql<{ id: number } & CategoryColumns>(
-    'select id, category, categories from podcasts where id in (select distinct podcast_id from user_podcasts)',
-  );
-  const categories = new Map<number, string[]>();
-  for (const row of podcastRows) categories.set(row.id, categoriesOf(row));
-  log(`loaded ${libraryRows.length} libraries in ${Date.now() - started} ms`);
+  return rebuildEveryone(em, {
+    ...options,
+    log,
+    afterSwap: async (changed) => {
+      for (const userId of changed) await recomputeUser(em.fork(), userId);
+    },
+  });
+}
 
-  const counts = new Map<number, number>();
-  for (const row of libraryRows) for (const id of row.ids) counts.set(id, (counts.get(id) ?? 0) + 1);
-  const rarity: Rarity = { users: libraryRows.length, listeners: (id) => counts.get(id) ?? 0 };
+/** The full recompute is not run again before this many times its last duration has passed. */
+export const FULL_RECOMPUTE_GAP_FACTOR = 10;
 
-  const n = libraryRows.length;
-  const userIds = new Int32Array(n);
-  const vectors: TasteVector[] = new Array(n);
-  const indexOf = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
-    const { user_id: userId, ids, plays, episodes } = libraryRows[i] as (typeof libraryRows)[number];
-    userIds[i] = userId;
-    indexOf.set(userId, i);
-    vectors[i] = tasteVector(
-      ids.map((podcastId, k) => ({
-        podcastId,
-        timesListened: plays[k] as number,
-        episodeCount: episodes[k] as number,
-        hidden: false,
-        categories: categories.get(podcastId) ?? [],
-      })),
-      rarity,
-    );
+/**
+ * The freshness check (the `matches.recompute {scope:'refresh'}` job, every few seconds): when
+ * libraries changed since the current model, and the last full recompute ended at least
+ * FULL_RECOMPUTE_GAP_FACTOR x its duration ago, recompute everyone. See docs/matching.md.
+ */
+export async function refreshIfStale(
+  em: EntityManager,
+  log: (line: string) => void = () => {},
+  now: number = Date.now(),
+): Promise<RecomputeResult & { ran: boolean }> {
+  const { model } = await currentModel(em);
+  const changes = await libraryChangeSeq(em);
+  if (model && changes <= model.changeSeq) return { ran: false, users: 0, rows: 0 };
+  if (model && now < model.finishedAt.getTime() + FULL_RECOMPUTE_GAP_FACTOR * model.durationMs) {
+    return { ran: false, users: 0, rows: 0 };
   }
-
-  // Postings: for each podcast, the users listing it and their weight for it (flat arrays).
-  const podcastIndex = new Map<number, number>();
-  for (const id of counts.keys()) podcastIndex.set(id, podcastIndex.size);
-  const start = new Int32Array(podcastIndex.size + 1);
-  for (const [id, c] of counts) start[(podcastIndex.get(id) as number) + 1] = c;
-  for (let p = 0; p < podcastIndex.size; p++) start[p + 1] = (start[p + 1] as number) + (start[p] as number);
-  const fill = start.slice(0, podcastIndex.size);
-  const postingUser = new Int32Array(start[podcastIndex.size] as number);
-  const postingWeight = new Float64Array(postingUser.length);
-  for (let u = 0; u < n; u++) {
-    const v = vectors[u] as TasteVector;
-    for (let k = 0; k < v.ids.length; k++) {
-      const p = podcastIndex.get(v.ids[k] as number) as number;
-      const at = fill[p] as number;
-      postingUser[at] = u;
-      postingWeight[at] = v.weights[k] as number;
-      fill[p] = at + 1;
-    }
-  }
-
-  const activeRows = await sql<UserIntent>('select user_id, intent from user_profiles where active');
-  const active = new Uint8Array(n);
-  for (const row of activeRows) {
-    const i = indexOf.get(row.user_id);
-    if (i !== undefined) active[i] = (active[i] as number) | intentBit(row.intent);
-  }
-  const blockedPairs = new Set<string>();
-  for (const row of await sql<{ blocker_id: number; blocked_id: number }>(
-    'select blocker_id, blocked_id from blocks',
-  )) {
-    blockedPairs.add(`${row.blocker_id}:${row.blocked_id}`);
-    blockedPairs.add(`${row.blocked_id}:${row.blocker_id}`);
-  }
-  const acted = new Map<string, number>();
-  for (const row of await sql<{
-    user1_id: number;
-    user2_id: number;
-    intent: Intent;
-    user1_acted: boolean;
-    user2_acted: boolean;
-  }>('select user1_id, user2_id, intent, user1_acted, user2_acted from matches where user1_acted or user2_acted')) {
-    const bit = intentBit(row.intent);
-    if (row.user1_acted) {
-      const key = `${row.user1_id}:${row.user2_id}`;
-      acted.set(key, (acted.get(key) ?? 0) | bit);
-    }
-    if (row.user2_acted) {
-      const key = `${row.user2_id}:${row.user1_id}`;
-      acted.set(key, (acted.get(key) ?? 0) | bit);
-    }
-  }
-  const hasExclusions = blockedPairs.size > 0 || acted.size > 0;
-  log(`built ${n} vectors and ${postingUser.length} postings in ${Date.now() - started} ms`);
-
-  const acc = new Float64Array(n);
-  const touched = new Int32Array(n);
-  const batch: OutRow[] = [];
-  let batchUsers: number[] = [];
-  let rows = 0;
-  const flush = async () => {
-    // Replaces the rows of the users in this batch: readers never see a user with an empty list.
-    await em.transactional(async (tx) => {
-      await sqlOf(tx)('set local synchronous_commit = off');
-      await sqlOf(tx)('delete from feed_candidates where user_id = any(?::int[])', [intArray(batchUsers)]);
-      if (batch.length > 0) await sqlOf(tx)(UPSERT_ROWS, rowParams(batch));
-    });
-    batchUsers = [];
-    rows += batch.length;
-    batch.length = 0;
-  };
-  const listeners = rarity.listeners;
-  for (let u = 0; u < n; u++) {
-    const me = vectors[u] as TasteVector;
-    const uid = userIds[u] as number;
-    const myWeight = new Map<number, number>();
-    for (let k = 0; k < me.ids.length; k++) myWeight.set(me.ids[k] as number, me.weights[k] as number);
-    let touchedCount = 0;
-    for (const podcastId of podcastsForPostings(me, listeners)) {
-      const p = podcastIndex.get(podcastId) as number;
-      const w = myWeight.get(podcastId) as number;
-      for (let at = start[p] as number, end = start[p + 1] as number; at < end; at++) {
-        const v = postingUser[at] as number;
-        if (v === u) continue;
-        if (acc[v] === 0) touched[touchedCount++] = v;
-        acc[v] = (acc[v] as number) + w * (postingWeight[at] as number);
-      }
-    }
-    const top = new TopN(CANDIDATE_SETTINGS.scored);
-    for (let t = 0; t < touchedCount; t++) {
-      const v = touched[t] as number;
-      const score = acc[v] as number;
-      acc[v] = 0;
-      if (hasExclusions) {
-        const vid = userIds[v] as number;
-        if (blockedPairs.has(`${uid}:${vid}`) || (acted.get(`${uid}:${vid}`) ?? 0) === ALL_INTENTS_MASK) continue;
-      }
-      top.push(score, v);
-    }
-    const ranked: RankedCandidate[] = rankExactly(
-      me,
-      top.sorted().map((t) => t.key),
-      (v) => vectors[v],
-    );
-    const stored = chooseStored(
-      ranked,
-      (v) => active[v] as number,
-      (v) => (hasExclusions ? (acted.get(`${uid}:${userIds[v]}`) ?? 0) : 0),
-    );
-    batchUsers.push(uid);
-    for (const c of stored)
-      batch.push(outRow(uid, me, userIds[c.userId] as number, vectors[c.userId] as TasteVector, c.raw));
-    if (batch.length >= 20_000 || batchUsers.length >= 5000) await flush();
-    if ((u + 1) % 20_000 === 0) log(`scored ${u + 1}/${n} users (${Date.now() - started} ms)`);
-  }
-  await flush();
-  await sql(`delete from feed_candidates fc
-    where not exists (select 1 from user_podcasts up where up.user_id = fc.user_id and not up.hidden)`);
-  await sql(`delete from feed_candidate_runs`);
-  await sql(`insert into feed_candidate_runs (user_id, computed_at) select id, now() from users`);
-  const [total] = await sql<{ n: number }>('select count(*)::int as n from feed_candidates');
-  rarityCache = { at: Date.now(), rarity };
-  log(`stored ${total?.n} rows in ${Date.now() - started} ms`);
-  return { users: n, rows: total?.n ?? rows };
+  const result = await recomputeAll(em, log);
+  return { ran: result.users > 0 || !model, ...result };
 }
 
 export const FEED_INTENTS: readonly Intent[] = INTENTS;

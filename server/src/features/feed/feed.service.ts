@@ -82,7 +82,8 @@ export async function feedFor(em: EntityManager, viewer: Viewer, intent: Intent)
        join user_profiles pr on pr.user_id = fc.candidate_id and pr.intent = ? and pr.active
        join users u on u.id = fc.candidate_id
       where ${pendingConditions('?')}
-      order by fc.score desc, fc.raw desc, fc.candidate_id
+      -- People who share a show always come before those who do not (docs/matching.md).
+      order by cardinality(fc.shared_podcast_ids) > 0 desc, fc.score desc, fc.raw desc, fc.candidate_id
       limit ?`,
     [intent, viewer.id, viewer.minMatchPercentage, intent, FEED_PAGE_SIZE],
   );

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Intent } from '@shared/index';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recomputeUser, resetRarityCache } from '../../core/matching/precompute';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recomputeUser } from '../../core/matching/precompute';
 import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
 
 type Person = { token: string; id: number };
@@ -14,7 +14,6 @@ describe('feed', () => {
     em = server.running.deps.orm.em.fork() as EntityManager;
   });
   afterAll(() => server.close());
-  beforeEach(() => resetRarityCache());
 
   const exec = (sql: string, params: unknown[] = []) => em.getConnection().execute(sql, params, 'all');
 
@@ -46,7 +45,6 @@ describe('feed', () => {
   }
 
   async function recompute(...people: Person[]) {
-    resetRarityCache();
     for (const p of people) await recomputeUser(em.fork() as EntityManager, p.id);
   }
 
@@ -165,7 +163,6 @@ describe('feed', () => {
     await recompute(me);
     expect(ids(await feed(me))).toEqual([]);
     await listen(newcomer, shows);
-    resetRarityCache();
     // No run yet for the newcomer: the feed computes it on demand.
     expect(ids(await feed(newcomer))).toEqual([me.id]);
     expect(ids(await feed(me))).toEqual([newcomer.id]);
@@ -208,7 +205,6 @@ describe('feed', () => {
     const shows = await podcasts(4);
     const people = await Promise.all(Array.from({ length: 40 }, () => person()));
     for (const [i, p] of people.entries()) await listen(p, shows.slice(0, 2 + (i % 3)));
-    resetRarityCache();
     const reads = await Promise.all(people.map((p) => feed(p)));
     expect(reads.map((r) => r.status)).toEqual(people.map(() => 200));
     // No duplicates, and nobody left with an empty list (which pairs are stored depends on which rare

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BadgeCounts, Intent, MatchView } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recomputeUser, resetRarityCache } from '../../core/matching/precompute';
+import { recomputeUser } from '../../core/matching/precompute';
 import {
   collectEvents,
   drainEvents,
@@ -45,7 +45,6 @@ describe('matches', () => {
         );
       }
     }
-    resetRarityCache();
     await recomputeUser(em.fork() as EntityManager, a.id);
     await recomputeUser(em.fork() as EntityManager, b.id);
     return [a, b];

@@ -3,7 +3,7 @@ import { PublicUserSchema } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserProfileSchema } from '../../core/db/entities';
 import { sql } from '../../core/db/sql';
-import { recomputeUser, resetRarityCache } from '../../core/matching/precompute';
+import { recomputeUser } from '../../core/matching/precompute';
 import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
 
 const PRIVATE_FIELDS = [
@@ -56,7 +56,6 @@ describe('users', () => {
         );
       }
     }
-    resetRarityCache();
     await recomputeUser(em.fork() as EntityManager, a.user.id);
     await recomputeUser(em.fork() as EntityManager, b.user.id);
     return { a, b };

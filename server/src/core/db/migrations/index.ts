@@ -8,6 +8,7 @@ import { Migration20261123150000 } from './Migration20261123150000';
 import { Migration20261123170000 } from './Migration20261123170000';
 import { Migration20261123180000 } from './Migration20261123180000';
 import { Migration20261123200000 } from './Migration20261123200000';
+import { Migration20261123210000 } from './Migration20261123210000';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123170000', class: Migration20261123170000 },
   { name: 'Migration20261123180000', class: Migration20261123180000 },
   { name: 'Migration20261123200000', class: Migration20261123200000 },
+  { name: 'Migration20261123210000', class: Migration20261123210000 },
 ];
