@@ -23,7 +23,9 @@ export interface FullRecomputeOptions {
   log?: (line: string) => void;
   /** Worker threads scoring people (0: inline). Default: the machine's cores, from 5 000 people on. */
   threads?: number;
-  /** Called after the new table is in place (tests: recompute people who changed meanwhile). */
+  /** Called once the libraries are read (tests: change libraries while the recompute runs). */
+  afterSnapshot?: () => Promise<void>;
+  /** Called after the new tables are in place, with the people whose library changed meanwhile. */
   afterSwap?: (changedUserIds: number[]) => Promise<void>;
 }
 
@@ -65,6 +67,7 @@ async function rebuild(
   ).rows;
   const snapshotAt = snap?.at as Date;
   const data = await loadPeople(client, log);
+  await options.afterSnapshot?.();
   const n = data.userIds.length;
   log(`model built for ${n} people, ${data.postRow.length} library rows (${elapsed()})`);
 

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { calibrate, matchScore } from './match-score';
-import { type LibraryEntry, type Rarity, rarityFromCounts, tasteVector } from './taste-vector';
+import { calibrate, matchScore, NO_SHARED_SHOW_CAP } from './match-score';
+import {
+  buildStore,
+  type LibraryEntry,
+  type Neighbourhood,
+  type Rarity,
+  rarityFromCounts,
+  type TasteVector,
+  tasteRow,
+  tasteVector,
+} from './taste-vector';
 
 const entry = (podcastId: number, categories: string[] = ['Comedy'], extra: Partial<LibraryEntry> = {}) => ({
   podcastId,
@@ -123,5 +132,50 @@ describe('match score', () => {
     }
     expect(calibrate(0)).toBe(0);
     expect(calibrate(1)).toBe(100);
+  });
+
+  describe('taste neighbourhoods', () => {
+    /** A one-person store with an owner id and a neighbourhood (user ids ascending, weights). */
+    const person = (owner: number, entries: LibraryEntry[], ids: number[], weights?: number[]): TasteVector =>
+      buildStore(
+        [{ ...tasteRow(entries, rarity), owner }],
+        (): Neighbourhood => ({
+          ids,
+          weights: weights ?? ids.map(() => 0.5),
+        }),
+      );
+
+    it('scores identical libraries and neighbourhoods 100, though each lists the other as a neighbour', () => {
+      const shows = [entry(2), entry(10), entry(11)];
+      const a = person(1, shows, [2, 7, 8, 9], [0.9, 0.5, 0.4, 0.3]);
+      const b = person(2, shows, [1, 7, 8, 9], [0.9, 0.5, 0.4, 0.3]);
+      expect(matchScore(a, b).percentage).toBe(100);
+    });
+
+    it('ranks a shared show with the same neighbours above the same shared show with other neighbours', () => {
+      const me = person(1, [entry(10), entry(20), entry(21)], [5, 6, 7, 8]);
+      const sameCommunity = person(2, [entry(10), entry(30), entry(31)], [5, 6, 7, 9]);
+      const elsewhere = person(3, [entry(10), entry(30), entry(31)], [40, 41, 42, 43]);
+      const close = matchScore(me, sameCommunity);
+      const far = matchScore(me, elsewhere);
+      expect(close.shared).toEqual(far.shared);
+      expect(close.raw).toBeGreaterThan(far.raw);
+    });
+
+    it('never makes someone who shares no show more than a weak match', () => {
+      const me = person(1, [entry(10), entry(11)], [5, 6, 7]);
+      const stranger = person(2, [entry(20), entry(21)], [5, 6, 7]);
+      const result = matchScore(me, stranger);
+      expect(result.shared).toEqual([]);
+      expect(result.raw).toBeLessThanOrEqual(NO_SHARED_SHOW_CAP);
+      expect(result.percentage).toBeLessThanOrEqual(calibrate(NO_SHARED_SHOW_CAP));
+      expect(calibrate(NO_SHARED_SHOW_CAP)).toBeLessThanOrEqual(20);
+    });
+
+    it('judges people without known neighbours on shows and categories alone', () => {
+      const a = person(1, [entry(2), entry(10)], []);
+      const b = person(2, [entry(2), entry(10)], []);
+      expect(matchScore(a, b).percentage).toBe(100);
+    });
   });
 });

@@ -164,4 +164,44 @@ describe('matching freshness and quality', () => {
     expect(await rows()).toEqual(inline);
     expect(inline.length).toBeGreaterThan(people.length * 10);
   });
+
+  it('keeps the lists of people whose library changed during a full recompute', async () => {
+    // 30 people (three times the pool) add a new show they all share while a full recompute runs.
+    const changers = people.slice(0, 30);
+    const [show] = await query<{ id: number }>(
+      `insert into podcasts (name, feed_url, category, created_at)
+       values ('Late show', 'https://feeds.fresh.example/late.xml', 'Comedy', now()) returning id`,
+    );
+    // The changes land after the full recompute read the libraries and before it swaps its tables in.
+    await recomputeAll(fork(), () => {}, {
+      afterSnapshot: () =>
+        Promise.all(
+          changers.map(async (person) => {
+            await query(
+              `insert into user_podcasts (user_id, podcast_id, source, times_listened, hidden, created_at)
+               values (?, ?, 'manual', 0, false, now())`,
+              [person.id, show?.id],
+            );
+            await recomputeUser(fork(), person.id);
+          }),
+        ).then(() => undefined),
+    });
+    const listOf = (userId: number) =>
+      query<{ candidate_id: number; score: number; shared_podcast_ids: number[] }>(
+        'select candidate_id, score, shared_podcast_ids from feed_candidates where user_id = ? order by candidate_id',
+        [userId],
+      );
+    // Every pair of changers listed together names the new show: no list from before the change
+    // survived the swap (the full recompute read the libraries before or during the change).
+    const ids = changers.map((p) => p.id);
+    let pairs = 0;
+    for (const person of changers) {
+      for (const row of await listOf(person.id)) {
+        if (!ids.includes(row.candidate_id)) continue;
+        pairs++;
+        expect(row.shared_podcast_ids).toContain(show?.id);
+      }
+    }
+    expect(pairs).toBeGreaterThan(changers.length);
+  });
 });
