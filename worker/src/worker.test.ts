@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from './config';
 import { handlers } from './handlers';
-import { RECOMPUTE_ALL_SCHEDULER, type RunningWorker, startWorker } from './worker';
+import { MATCHES_REFRESH_SCHEDULER, RECOMPUTE_ALL_SCHEDULER, type RunningWorker, startWorker } from './worker';
 
 const silent = createLogger('worker', 'silent');
 
@@ -64,21 +64,35 @@ describe('worker roles and schedules', () => {
     }
   });
 
-  it('schedules the periodic full recompute once, from the workers serving the matching queue', async () => {
-    await start({ WORKER_QUEUES: 'matching', MATCHES_RECOMPUTE_EVERY_MINUTES: '30' });
-    await start({ WORKER_QUEUES: 'matching', MATCHES_RECOMPUTE_EVERY_MINUTES: '30' });
+  it('schedules the periodic full recompute and the freshness check once, from the matching workers', async () => {
+    const env = {
+      WORKER_QUEUES: 'matching',
+      MATCHES_RECOMPUTE_EVERY_MINUTES: '30',
+      MATCHES_REFRESH_CHECK_SECONDS: '20',
+    };
+    await start(env);
+    await start(env);
     const schedule = await queue.scheduleOf('matchesRecompute', RECOMPUTE_ALL_SCHEDULER);
     expect(schedule).toMatchObject({ every: 30 * 60_000, name: jobs.matchesRecompute.name });
+    const refresh = await queue.scheduleOf('matchesRecompute', MATCHES_REFRESH_SCHEDULER);
+    expect(refresh).toMatchObject({ every: 20_000, name: jobs.matchesRecompute.name });
     const matchingQueue = new Queue(QUEUES.matching, { connection: redis });
     try {
-      // Two workers upserted it: still one schedule.
-      expect((await matchingQueue.getJobSchedulers()).map((s) => s.key)).toEqual([RECOMPUTE_ALL_SCHEDULER]);
+      // Two workers upserted them: still one of each.
+      expect((await matchingQueue.getJobSchedulers()).map((s) => s.key).sort()).toEqual(
+        [RECOMPUTE_ALL_SCHEDULER, MATCHES_REFRESH_SCHEDULER].sort(),
+      );
     } finally {
       await matchingQueue.close();
     }
-    // A setting of 0 turns it off.
-    await start({ WORKER_QUEUES: 'matching', MATCHES_RECOMPUTE_EVERY_MINUTES: '0' });
+    // A setting of 0 turns each off.
+    await start({
+      WORKER_QUEUES: 'matching',
+      MATCHES_RECOMPUTE_EVERY_MINUTES: '0',
+      MATCHES_REFRESH_CHECK_SECONDS: '0',
+    });
     expect(await queue.scheduleOf('matchesRecompute', RECOMPUTE_ALL_SCHEDULER)).toBeUndefined();
+    expect(await queue.scheduleOf('matchesRecompute', MATCHES_REFRESH_SCHEDULER)).toBeUndefined();
   });
 
   it("reports 'completed' only for a result that matches the job's contract", async () => {

@@ -24,6 +24,8 @@ import type { JobHandler } from './handlers/handler';
 /** The one schedule of the full candidate recompute (docs/matching.md). */
 export const RECOMPUTE_ALL_SCHEDULER = 'matches.recompute:all';
 export const MATCHES_REFRESH_SCHEDULER = 'matches.recompute:refresh';
+const DEFAULT_LOCK_MS = 30_000;
+const MATCHING_LOCK_MS = 5 * 60_000;
 
 export interface RunningWorker {
   id: string;
@@ -85,7 +87,14 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   };
 
   const workers = config.queues.map((queue) => {
-    const worker = new Worker(queue, runJob, { connection, concurrency: config.concurrency[queue], autorun: true });
+    const worker = new Worker(queue, runJob, {
+      connection,
+      concurrency: config.concurrency[queue],
+      autorun: true,
+      // The full recompute has synchronous phases of several seconds at a million people, during
+      // which the lock cannot be renewed; a crashed matching worker's job is retried after this.
+      lockDuration: queue === QUEUES.matching ? MATCHING_LOCK_MS : DEFAULT_LOCK_MS,
+    });
     worker.on('failed', (job, error) => {
       if (!job) return;
       const key = jobKeyByName.get(job.name);
