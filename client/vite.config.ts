@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -15,10 +18,44 @@ function pageTitle(): Plugin {
   };
 }
 
+/** Text files worth compressing, and the size below which compression gains nothing. */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest)$/;
+const MIN_COMPRESS_BYTES = 512;
+
+// Writes a .br and a .gz next to every text file of the build, once, at maximum compression; the
+// server sends whichever the browser accepts (server/src/serve-client.ts).
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'podmatch-precompress',
+    apply: 'build',
+    configResolved: (config) => {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+          const full = path.join(dir, entry.name);
+          return entry.isDirectory() ? walk(full) : [full];
+        });
+      for (const file of walk(outDir)) {
+        if (!COMPRESSIBLE.test(file)) continue;
+        const content = fs.readFileSync(file);
+        if (content.length < MIN_COMPRESS_BYTES) continue;
+        fs.writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
+        );
+        fs.writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+      }
+    },
+  };
+}
+
 // Run from the repo root: `npx vite build --config client/vite.config.ts`.
 export default defineConfig({
   root: clientDir,
-  plugins: [react(), tailwindcss(), pageTitle()],
+  plugins: [react(), tailwindcss(), pageTitle(), precompress()],
   resolve: {
     alias: {
       '@shared': fileURLToPath(new URL('../shared/src', import.meta.url)),

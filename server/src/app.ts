@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { LIMITS } from '@shared/index';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
@@ -16,6 +14,7 @@ import { usersRoutes } from './features/users/users.routes';
 import { authenticate } from './http/authenticate';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
+import { serveClient } from './serve-client';
 
 /** The HTTP application without listening, so tests can drive it directly. */
 export function createApp(deps: AppDeps): Express {
@@ -54,25 +53,4 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(errorHandler(deps.logger));
   return app;
-}
-
-/** The built single-page app: hashed assets cached for long, every other path gets index.html. */
-function serveClient(app: Express, distDir: string): void {
-  const indexFile = path.join(distDir, 'index.html');
-  app.use(
-    '/assets',
-    express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }),
-  );
-  app.use(express.static(distDir, { index: false }));
-  app.get(/^(?!\/(api|media|socket\.io)\/).*/, (_req, res) => {
-    if (!fs.existsSync(indexFile)) {
-      res
-        .status(503)
-        .type('text/plain')
-        .send('The client is not built yet. Run `npm start` (it builds it) or `npm run build`.');
-      return;
-    }
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(indexFile);
-  });
 }

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './test/harness';
+
+/** A raw GET (no automatic decompression), so the encoding on the wire is what we check. */
+function get(url: string, acceptEncoding?: string) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const req = http.get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+  });
+}
+
+describe('the built client', () => {
+  let dist: string;
+  let server: TestServer;
+  const script = `console.log(${JSON.stringify('podmatch '.repeat(200))});`;
+  const html = `<!doctype html><html><head><title>PodMatch</title></head><body>${'<p>x</p>'.repeat(100)}</body></html>`;
+
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'podmatch-dist-'));
+    fs.mkdirSync(path.join(dist, 'assets'));
+    const write = (file: string, content: string) => {
+      fs.writeFileSync(file, content);
+      fs.writeFileSync(`${file}.br`, brotliCompressSync(content));
+      fs.writeFileSync(`${file}.gz`, gzipSync(content));
+    };
+    write(path.join(dist, 'assets', 'index-abc123.js'), script);
+    write(path.join(dist, 'index.html'), html);
+    server = await startTestServer({ CLIENT_DIST_DIR: dist });
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('sends hashed assets precompressed in the best accepted encoding, cached for a year', async () => {
+    const url = `${server.url}/assets/index-abc123.js`;
+    const br = await get(url, 'gzip, deflate, br');
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toMatch(/max-age=31536000.*immutable/);
+    expect(brotliDecompressSync(br.body).toString()).toBe(script);
+    expect(br.body.length).toBeLessThan(script.length / 4);
+
+    const gz = await get(url, 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(script);
+
+    const plain = await get(url);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(script);
+  });
+
+  it('answers every client route with index.html, compressed and revalidated', async () => {
+    const page = await get(`${server.url}/profile`, 'br');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(brotliDecompressSync(page.body).toString()).toBe(html);
+    expect((await get(`${server.url}/`)).body.toString()).toBe(html);
+  });
+
+  it('still answers a missing asset 404, and the API is not served the page', async () => {
+    expect((await get(`${server.url}/assets/missing-123.js`, 'br')).status).toBe(404);
+    expect((await get(`${server.url}/api/nope`, 'br')).headers['content-type']).toMatch(/json/);
+  });
+});

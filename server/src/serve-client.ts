@@ -1,0 +1,47 @@
+// The built single-page app. Text assets are precompressed at build time (brotli and gzip, see
+// client/vite.config.ts) and sent in the best encoding the browser accepts, with `Vary:
+// Accept-Encoding`; hashed files are cached for a year, index.html is revalidated every time.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Express, Request, Response } from 'express';
+import expressStaticGzip from 'express-static-gzip';
+
+const ENCODINGS = { enableBrotli: true, orderPreference: ['br', 'gzip'] };
+
+export function serveClient(app: Express, distDir: string): void {
+  const indexFile = path.join(distDir, 'index.html');
+  app.use(
+    '/assets',
+    expressStaticGzip(path.join(distDir, 'assets'), {
+      ...ENCODINGS,
+      index: false,
+      serveStatic: { immutable: true, maxAge: '1y', fallthrough: false },
+    }),
+  );
+  app.use(expressStaticGzip(distDir, { ...ENCODINGS, index: false, serveStatic: { index: false } }));
+  app.get(/^(?!\/(api|media|socket\.io)\/).*/, (req, res) => {
+    if (!fs.existsSync(indexFile)) {
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The client is not built yet. Run `npm start` (it builds it) or `npm run build`.');
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    sendIndex(req, res, indexFile);
+  });
+}
+
+/** index.html in the best precompressed form the browser accepts (every client route answers it). */
+function sendIndex(req: Request, res: Response, indexFile: string): void {
+  res.setHeader('Vary', 'Accept-Encoding');
+  const encoding = req.acceptsEncodings('br', 'gzip');
+  const extension = encoding === 'br' ? '.br' : encoding === 'gzip' ? '.gz' : null;
+  if (extension && fs.existsSync(indexFile + extension)) {
+    res.type('html');
+    res.setHeader('Content-Encoding', encoding as string);
+    res.sendFile(indexFile + extension);
+    return;
+  }
+  res.sendFile(indexFile);
+}
