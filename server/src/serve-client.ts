@@ -28,20 +28,22 @@ export function serveClient(app: Express, distDir: string): void {
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');
-    sendIndex(req, res, indexFile);
+    sendIndex(req, res, distDir);
   });
 }
 
-/** index.html in the best precompressed form the browser accepts (every client route answers it). */
-function sendIndex(req: Request, res: Response, indexFile: string): void {
+/**
+ * index.html in the best precompressed form the browser accepts (every client route answers it).
+ * Relative to `root`, so a dist directory under a dot-folder (e.g. .data/...) is not refused.
+ */
+function sendIndex(req: Request, res: Response, distDir: string): void {
   res.setHeader('Vary', 'Accept-Encoding');
   const encoding = req.acceptsEncodings('br', 'gzip');
   const extension = encoding === 'br' ? '.br' : encoding === 'gzip' ? '.gz' : null;
-  if (extension && fs.existsSync(indexFile + extension)) {
+  if (extension && fs.existsSync(path.join(distDir, `index.html${extension}`))) {
     res.type('html');
-    res.setHeader('Content-Encoding', encoding as string);
-    res.sendFile(indexFile + extension);
+    res.sendFile(`index.html${extension}`, { root: distDir, headers: { 'Content-Encoding': encoding as string } });
     return;
   }
-  res.sendFile(indexFile);
+  res.sendFile('index.html', { root: distDir });
 }
