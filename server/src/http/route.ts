@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import type { z } from 'zod';
 import { type Granted, rules } from './access';
 import { badRequest, unauthorized } from './errors';
+import { describeIssue, humanMessage } from './validation-messages';
 
 export type HandlerContext<E extends Endpoint> = {
   params: z.output<E['params']>;
@@ -14,16 +15,19 @@ export type HandlerContext<E extends Endpoint> = {
 
 type Handler<E extends Endpoint> = (ctx: HandlerContext<E>) => Promise<z.input<E['response']>>;
 
-/** Validates one part of a request (or a socket payload); 400 naming the first failing field. */
+/**
+ * Validates one part of a request (or a socket payload); 400 whose message is a sentence for people
+ * about the first failing field ("Usernames can be at most 40 characters.", validation-messages.ts),
+ * with every failing field's path (e.g. `body.username`) and message in `issues`.
+ */
 export function parsePart<S extends z.ZodType>(schema: S, value: unknown, part: string): z.output<S> {
-  const result = schema.safeParse(value ?? {});
+  const result = schema.safeParse(value ?? {}, { error: describeIssue });
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => ({
     path: [part, ...issue.path.map(String)].join('.'),
-    message: issue.message,
+    message: humanMessage(issue),
   }));
-  const first = issues[0];
-  throw badRequest(first ? `Invalid ${first.path}: ${first.message}` : `Invalid ${part}.`, issues);
+  throw badRequest(issues[0]?.message ?? 'Please check what you entered and try again.', issues);
 }
 
 /**

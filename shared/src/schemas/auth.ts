@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { LIMITS } from '../constants';
 import { SelfUserSchema } from './user';
 
+/** Usernames compare ignoring case: "Maya_Newbie" logs into the account "maya_newbie". */
 export const DevLoginBodySchema = z.strictObject({
   username: z
     .string({ error: 'Username required' })
     .trim()
     .min(1, 'Username required')
-    .max(LIMITS.usernameMaxLength, `Username must be at most ${LIMITS.usernameMaxLength} characters`)
-    .regex(/^[A-Za-z0-9_.-]+$/, 'Username may contain letters, digits, dot, dash and underscore'),
+    .max(LIMITS.usernameMaxLength, `Usernames can be at most ${LIMITS.usernameMaxLength} characters.`)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'Usernames can contain only letters, digits, dots, dashes and underscores.'),
 });
 export type DevLoginBody = z.infer<typeof DevLoginBodySchema>;
 

@@ -6,7 +6,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
-import { preloadAuthRequests, useDevLogin } from './use-dev-login';
+import { loginRejection, preloadAuthRequests, useDevLogin } from './use-dev-login';
 
 /** Development login: any username, no password. A suggested name logs in with one click. */
 export function DevLoginForm() {
@@ -16,6 +16,8 @@ export function DevLoginForm() {
   const [missing, setMissing] = useState(false);
   const login = useDevLogin();
   const pendingName = login.isPending ? login.variables : undefined;
+  // What is wrong with the name, under the field: nothing typed, or the server's reason for refusing it.
+  const problem = missing ? 'A username is needed to log in.' : loginRejection(login.error);
 
   const submit = (name: string) => {
     const trimmed = name.trim();
@@ -86,16 +88,18 @@ export function DevLoginForm() {
           onChange={(event) => {
             setUsername(event.target.value);
             if (missing && event.target.value.trim()) setMissing(false);
+            if (login.isError) login.reset();
           }}
-          aria-invalid={missing || undefined}
-          aria-describedby={missing ? errorId : undefined}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? errorId : undefined}
         />
         <p
           id={errorId}
-          role={missing ? 'alert' : undefined}
-          className={cn('text-xs text-red-300', !missing && 'hidden')}
+          role={problem ? 'alert' : undefined}
+          data-testid="dev-login-problem"
+          className={cn('text-xs text-red-300', !problem && 'hidden')}
         >
-          A username is needed to log in.
+          {problem}
         </p>
         <Button type="submit" className="mt-1 w-full" disabled={login.isPending}>
           {login.isPending && pendingName === username.trim() ? <Spinner /> : null}

@@ -77,6 +77,30 @@ describe('Login screen', () => {
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
   });
 
+  it("a refused username shows the server's sentence under the field until the name changes", async () => {
+    const message = 'Usernames can be at most 40 characters.';
+    mockFetch(() =>
+      jsonResponse({ error: 'bad_request', message, issues: [{ path: 'body.username', message }] }, { status: 400 }),
+    );
+    renderApp('/login');
+    fireEvent.change(await screen.findByLabelText('Or choose any username'), { target: { value: 'a'.repeat(41) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login as Developer' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
+    expect(usernameInput().getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(usernameInput(), { target: { value: 'a'.repeat(40) } });
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(usernameInput().getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('a server error is reported by the toast alone, not under the field', async () => {
+    mockFetch(() => jsonResponse({ error: 'internal_error', message: 'Something went wrong' }, { status: 500 }));
+    renderApp('/login');
+    fireEvent.change(await screen.findByLabelText('Or choose any username'), { target: { value: 'x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login as Developer' }));
+    await screen.findByText('Login failed');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('an answer without token or user is an "Invalid response from server"', async () => {
     mockFetch(() => jsonResponse({ user: makeSelfUser() }));
     renderApp('/login');

@@ -26,6 +26,16 @@ export function loginFailureToast(error: unknown): ToastInput {
 }
 
 /**
+ * Why the server refused this username, in its own words for people ("Usernames can be at most 40
+ * characters."): a validation error (400) or an account that signs in another way (403). Undefined
+ * for anything else (offline, server errors), which the toast alone reports.
+ */
+export function loginRejection(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 403)) return undefined;
+  return error.serverMessage;
+}
+
+/**
  * POST /api/auth/dev-login. On success the session goes to both storages, the user into the
  * query cache (so the route guards need no second round trip) and the app opens the feed.
  */

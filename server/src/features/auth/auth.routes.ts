@@ -5,7 +5,7 @@ import { SessionSchema } from '../../core/db/entities';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import { endSessions } from '../../core/realtime/emitter';
 import { mount } from '../../http/route';
-import { devLoginAccount } from '../users/user.service';
+import { devLoginAccount } from './dev-login.service';
 
 export function authRoutes(deps: AppDeps): Router {
   const router = Router();

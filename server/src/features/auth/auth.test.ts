@@ -55,17 +55,19 @@ describe('dev login', () => {
   });
 
   it.each([
-    [{}, 'Username required'],
-    [{ username: '' }, 'Username required'],
-    [{ username: '   ' }, 'Username required'],
-    [{ username: 42 }, 'Username required'],
-    [{ username: 'a'.repeat(41) }, 'at most 40'],
-    [{ username: 'bad name!' }, 'letters, digits'],
-    [{ username: 'ok', role: 'admin' }, 'role'],
-  ])('rejects %j with a 400 and a message', async (body, message) => {
+    [{}, 'Username required.'],
+    [{ username: '' }, 'Username required.'],
+    [{ username: '   ' }, 'Username required.'],
+    [{ username: 42 }, 'Username required.'],
+    [{ username: 'a'.repeat(41) }, 'Usernames can be at most 40 characters.'],
+    [{ username: 'bad name!' }, 'Usernames can contain only letters, digits, dots, dashes and underscores.'],
+    [{ username: 'ok', role: 'admin' }, 'This request has a field we do not accept: role.'],
+  ])('rejects %j with a 400 and a message for people', async (body, message) => {
     const res = await server.call('POST', '/api/auth/dev-login', { body });
     expect(res.status).toBe(400);
-    expect(res.json.message).toContain(message);
+    expect(res.json.error).toBe('bad_request');
+    expect(res.json.message).toBe(message);
+    expect(res.json.issues?.[0]).toEqual({ path: expect.stringMatching(/^body/), message });
   });
 
   it('answers malformed JSON with 400 and an oversized body with 413', async () => {

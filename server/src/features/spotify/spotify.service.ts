@@ -9,7 +9,7 @@ import { toSelfUser } from '../../core/presenters/user.presenter';
 import type { SpotifyProfile } from '../../core/spotify/spotify-client';
 import type { SpotifyConfig } from '../../core/spotify/spotify-config';
 import { clearTokens, hasTokens } from '../../core/spotify/spotify-tokens';
-import { createUser } from '../users/user.service';
+import { createUser, findByUsername } from '../users/user.service';
 
 // The short-lived secrets of the OAuth dance live in Redis under a hash of their value, each
 // used once: the `state` record (10 min), the connect ticket (5 min) and the sign-in code (1 min).
@@ -86,10 +86,11 @@ export const takeLoginCode = (redis: Redis, code: string) => takeUserId(redis, k
 /** A login name for a new Spotify user, within the dev-login rules: spotify_<id>, made unique. */
 async function freeUsername(em: EntityManager, spotifyId: string): Promise<string> {
   const base = `spotify_${spotifyId.replace(/[^A-Za-z0-9_.-]/g, '_')}`.slice(0, LIMITS.usernameMaxLength - 5);
-  if (!(await em.findOne(UserSchema, { username: base }))) return base;
+  // Usernames are unique ignoring case (a dev login may already hold "Spotify_abc").
+  if (!(await findByUsername(em, base))) return base;
   for (;;) {
     const candidate = `${base}_${randomBytes(2).toString('hex')}`;
-    if (!(await em.findOne(UserSchema, { username: candidate }))) return candidate;
+    if (!(await findByUsername(em, candidate))) return candidate;
   }
 }
 

@@ -1,11 +1,11 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { INTENT_INFO, INTENTS, type Intent, type UpdateUserBody } from '@shared/index';
 import { type SignUpMethod, type User, UserProfileSchema, UserSchema } from '../../core/db/entities';
 import { blockedEitherWay, sql } from '../../core/db/sql';
 import { unusablePassword } from '../../core/passwords';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow } from '../../core/presenters/user.presenter';
-import { forbidden, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { feedContains } from '../feed/feed.service';
 
 export interface NewUser {
@@ -48,28 +48,11 @@ export async function createUser(em: EntityManager, input: NewUser): Promise<Use
 }
 
 /**
- * Development login: finds the account with this username or opens it; safe when two logins race.
- * Only accounts that development login opened itself: a Spotify or seeded account is refused, so
- * knowing someone's username is never enough to become them.
+ * The account with this username, ignoring case: "Maya_Newbie" and "maya_newbie" are one account
+ * (the unique index `users_username_lower_unique` is on `lower(username)`, and serves this look-up).
  */
-export async function devLoginAccount(em: EntityManager, username: string): Promise<{ user: User; created: boolean }> {
-  const found = await findOrCreate(em, username);
-  if (found.user.signUpMethod !== 'dev_login') {
-    throw forbidden('This account signs in another way (for example with Spotify).');
-  }
-  return found;
-}
-
-async function findOrCreate(em: EntityManager, username: string): Promise<{ user: User; created: boolean }> {
-  const existing = await em.findOne(UserSchema, { username });
-  if (existing) return { user: existing, created: false };
-  try {
-    const user = await createUser(em.fork(), { username, displayName: username, signUpMethod: 'dev_login' });
-    return { user, created: true };
-  } catch (error) {
-    if (!(error instanceof UniqueConstraintViolationException)) throw error;
-    return { user: await em.findOneOrFail(UserSchema, { username }), created: false };
-  }
+export function findByUsername(em: EntityManager, username: string): Promise<User | null> {
+  return em.findOne(UserSchema, { [raw('lower(username)')]: username.toLowerCase() });
 }
 
 export async function currentIntentOf(em: EntityManager, userId: number): Promise<Intent> {

@@ -10,7 +10,8 @@ export const UserSchema = defineEntity({
   tableName: 'users',
   properties: {
     id: p.integer().primary().autoincrement(),
-    username: p.string().unique(),
+    /** Unique ignoring case (`users_username_lower_unique`): look people up by `lower(username)`. */
+    username: p.string(),
     password: p.text().hidden(),
     displayName: p.string(),
     profilePicture: p.text().nullable(),
@@ -44,5 +45,11 @@ export const UserSchema = defineEntity({
       .onCreate(() => new Date())
       .onUpdate(() => new Date()),
   },
+  uniques: [
+    {
+      name: 'users_username_lower_unique',
+      expression: 'create unique index "users_username_lower_unique" on "users" (lower("username"))',
+    },
+  ],
 });
 export type User = InferEntity<typeof UserSchema>;
