@@ -13,6 +13,8 @@ const ProfileRoute = lazy(() => import('./routes/profile-route'));
 const MatchesRoute = lazy(() => import('./routes/matches-route'));
 const ChatRoute = lazy(() => import('./routes/chat-route'));
 const ProfileDetailsRoute = lazy(() => import('./routes/profile-details-route'));
+const TermsRoute = lazy(() => import('./routes/terms-route'));
+const PrivacyRoute = lazy(() => import('./routes/privacy-route'));
 
 /** The route table of SPEC section 2. Exported so tests can mount it in a memory router. */
 export const routes: RouteObject[] = [
@@ -20,6 +22,9 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     children: [
       { element: <PublicOnly />, children: [{ path: '/login', element: <LoginRoute /> }] },
+      // Linked from the login screen: readable whether or not someone is signed in.
+      { path: '/terms', element: <TermsRoute /> },
+      { path: '/privacy', element: <PrivacyRoute /> },
       {
         element: <RequireAuth />,
         children: [

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { useLogout } from '@/features/auth/use-logout';
 import { ProfilePlaceholder } from '@/features/profile/profile-placeholder';
 import { SpotifyConnectionCard } from '@/features/spotify/spotify-connection-card';
@@ -14,6 +15,7 @@ export default function ProfileRoute() {
   const user = useCurrentUser();
   const { intent, save, isSaving } = useSaveIntent();
   const { logout, isPending } = useLogout();
+  const navigate = useNavigate();
   return (
     <ProfilePlaceholder
       user={user}
@@ -22,6 +24,7 @@ export default function ProfileRoute() {
       intentSaving={isSaving}
       onLogout={() => void logout()}
       loggingOut={isPending}
+      onSwipeLeft={() => navigate('/')}
     >
       {user ? <SpotifyConnectionCard userId={user.id} /> : null}
       {user ? (

@@ -40,11 +40,11 @@ export function LoginScreen() {
 
         <footer className="mt-10 text-center text-xs leading-relaxed text-zinc-500">
           By continuing you agree to our{' '}
-          <a href="#terms" className="text-zinc-300 underline-offset-2 hover:underline">
+          <a href="/terms" className="text-zinc-300 underline-offset-2 hover:underline">
             Terms of Service
           </a>{' '}
           and{' '}
-          <a href="#privacy" className="text-zinc-300 underline-offset-2 hover:underline">
+          <a href="/privacy" className="text-zinc-300 underline-offset-2 hover:underline">
             Privacy Policy
           </a>
         </footer>

@@ -57,8 +57,14 @@ function EntryRow({ entry, onToggleHidden, onRemove, removing }: EntryRowProps) 
       <div className="flex items-center gap-3">
         <PodcastArtwork name={name} imageUrl={imageUrl} className={cn(entry.hidden && 'opacity-40 grayscale')} />
         <div className={cn('min-w-0 flex-1', entry.hidden && 'opacity-60')}>
-          <p className="truncate text-sm font-semibold text-white">{name}</p>
-          {creator ? <p className="truncate text-xs text-zinc-400">{creator}</p> : null}
+          <p title={name} className="truncate text-sm font-semibold text-white">
+            {name}
+          </p>
+          {creator ? (
+            <p title={creator} className="truncate text-xs text-zinc-400">
+              {creator}
+            </p>
+          ) : null}
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500">
             <span>{timesListenedText(entry.timesListened)}</span>
             <SourceBadge source={entry.source} />
@@ -68,6 +74,7 @@ function EntryRow({ entry, onToggleHidden, onRemove, removing }: EntryRowProps) 
         <Button
           variant="ghost"
           size="icon"
+          className="shrink-0"
           aria-label={entry.hidden ? `Show ${name}` : `Hide ${name}`}
           title={entry.hidden ? 'Hidden from your profile: show it' : 'Visible on your profile: hide it'}
           onClick={() => onToggleHidden(entry)}
@@ -81,6 +88,7 @@ function EntryRow({ entry, onToggleHidden, onRemove, removing }: EntryRowProps) 
         <Button
           variant="ghost"
           size="icon"
+          className="shrink-0"
           aria-label={`Remove ${name}`}
           aria-expanded={confirming}
           disabled={removing}
@@ -92,10 +100,10 @@ function EntryRow({ entry, onToggleHidden, onRemove, removing }: EntryRowProps) 
       {confirming ? (
         <fieldset
           aria-label={`Confirm removing ${name}`}
-          className="mt-3 flex items-center justify-between gap-2 rounded-xl bg-red-500/10 p-2 pl-3 text-sm"
+          className="mt-3 flex flex-wrap items-center justify-between gap-2 rounded-xl bg-red-500/10 p-2 pl-3 text-sm"
         >
           <span className="text-red-100">Remove from your library?</span>
-          <span className="flex gap-2">
+          <span className="ml-auto flex gap-2">
             <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
               Cancel
             </Button>

@@ -93,11 +93,18 @@ export function PodcastSearch({ userId }: { userId: number }) {
               >
                 <PodcastArtwork name={podcast.name} imageUrl={podcast.imageUrl} className="size-10" />
                 <div className="min-w-0 flex-1">
-                  <p className="truncate text-sm font-semibold text-white">{podcast.name}</p>
-                  {podcast.creator ? <p className="truncate text-xs text-zinc-400">{podcast.creator}</p> : null}
+                  <p title={podcast.name} className="truncate text-sm font-semibold text-white">
+                    {podcast.name}
+                  </p>
+                  {podcast.creator ? (
+                    <p title={podcast.creator} className="truncate text-xs text-zinc-400">
+                      {podcast.creator}
+                    </p>
+                  ) : null}
                 </div>
                 <Button
                   data-result-button=""
+                  className="shrink-0"
                   variant={added ? 'ghost' : 'outline'}
                   size="sm"
                   aria-label={added ? `${podcast.name} is in your library` : `Add ${podcast.name}`}
