@@ -42,9 +42,13 @@ export function useUpdateCurrentUser() {
   });
 }
 
-/** Changing the intent on the profile also saves it on the server (SPEC section 4). */
-export function useSaveIntent() {
-  const [intent, setIntent] = useCurrentIntent();
+/**
+ * Changing the intent on the profile (and the feed) also saves it on the server (SPEC section 4);
+ * `apply` changes it in the tab (default: the tab's selected intent), and again back on a failure.
+ */
+export function useSaveIntent(apply?: (intent: Intent) => void) {
+  const [intent, setSelected] = useCurrentIntent();
+  const setIntent = apply ?? setSelected;
   const update = useUpdateCurrentUser();
   const save = (next: Intent) => {
     const previous = intent;

@@ -121,10 +121,10 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
             className="block w-full text-left"
           >
             <span className="flex items-baseline gap-2">
-              <span data-testid="feed-name" className="truncate text-2xl font-bold text-white">
+              <span data-testid="feed-name" className="min-w-0 truncate text-2xl font-bold text-white" title={name}>
                 {name}
               </span>
-              <span data-testid="feed-percentage" className="text-sm font-semibold" style={{ color }}>
+              <span data-testid="feed-percentage" className="shrink-0 text-sm font-semibold" style={{ color }}>
                 {item.matchPercentage}%
               </span>
             </span>

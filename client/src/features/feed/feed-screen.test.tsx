@@ -1,7 +1,8 @@
+import type { Intent } from '@shared/constants';
 import type { FeedItem } from '@shared/schemas/feed';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import { createQueryClient } from '@/lib/query-client';
 import { startSession } from '@/lib/session';
@@ -50,17 +51,18 @@ function serve(extra?: Override, feed: FeedItem[] = people) {
   });
 }
 
-function renderFeed() {
+function renderFeed(onIntentChange: (intent: Intent) => void = () => {}, queryClient = createQueryClient()) {
   const router = createMemoryRouter(
     [
-      { path: '/', element: <FeedScreen displayName="Ada" intent="romantic" onIntentChange={() => {}} /> },
+      { path: '/', element: <FeedScreen displayName="Ada" intent="romantic" onIntentChange={onIntentChange} /> },
       { path: '/matches', element: <p>matches page</p> },
+      { path: '/profile', element: <p>profile page</p> },
       { path: '/profile-details/:id', element: <p>details page</p> },
     ],
     { initialEntries: ['/'] },
   );
   render(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProviders>,
   );
@@ -119,6 +121,28 @@ describe('FeedScreen', () => {
     expect(screen.getByTestId('feed-name').textContent).toBe('Nova');
     fireEvent.keyDown(window, { key: 'ArrowDown' });
     expect(screen.getByTestId('feed-name').textContent).toBe('Quinn');
+  });
+
+  it('keeps the person on screen when the feed is refetched with new scores', async () => {
+    let feed = people;
+    mockFetch((url) => {
+      if (url.startsWith('/api/users/7/feed-counts')) return jsonResponse(counts);
+      if (url.startsWith('/api/users/7/feed')) return jsonResponse(feed);
+      if (url === '/api/users/7') return jsonResponse(makeSelfUser());
+      return jsonResponse({ error: 'not_found', message: 'Not found' }, { status: 404 });
+    });
+    const queryClient = createQueryClient();
+    renderFeed(() => {}, queryClient);
+    await screen.findByText('Nova');
+    fireEvent.keyDown(window, { key: 'ArrowUp' });
+    expect(screen.getByTestId('feed-name').textContent).toBe('Quinn');
+    // A full recompute reordered the list and brought someone new: Quinn stays in view.
+    feed = [item(23, 'Zed', 91), item(21, 'Nova', 80), item(22, 'Quinn', 70)];
+    await act(() => queryClient.invalidateQueries());
+    await waitFor(() => expect(screen.getByTestId('feed-percentage').textContent).toBe('70%'));
+    expect(screen.getByTestId('feed-name').textContent).toBe('Quinn');
+    fireEvent.keyDown(window, { key: 'ArrowUp' });
+    expect(screen.getByTestId('feed-name').textContent).toBe('Zed');
   });
 
   it('Like posts the match with the liker flag and removes the card', async () => {
@@ -185,22 +209,76 @@ describe('FeedScreen', () => {
     screen.getByText('Failed to load profiles. Please try again.');
   });
 
-  it('the empty state lowers the minimum match percentage', async () => {
+  it('the empty state offers Add podcasts (to /profile) and adjusts the minimum match percentage inline', async () => {
     const fetchMock = serve(
       (url, init) =>
         url === '/api/users/7' && init.method === 'PUT'
-          ? jsonResponse(makeSelfUser({ matchPreferences: { minMatchPercentage: 40 } }))
+          ? jsonResponse(makeSelfUser({ matchPreferences: { minMatchPercentage: 35 } }))
           : undefined,
       [],
     );
-    renderFeed();
+    const router = renderFeed();
     await screen.findByText('Well, this is awkward.');
-    const lower = await screen.findByRole('button', { name: 'Lower minimum to 40%' });
-    await act(async () => fireEvent.click(lower));
+    await screen.findByText('Your minimum match is 50%.');
+    const adjust = screen.getByRole('button', { name: 'Adjust minimum match' });
+    expect(adjust.getAttribute('aria-expanded')).toBe('false');
+    await act(async () => fireEvent.click(adjust));
+    expect(adjust.getAttribute('aria-expanded')).toBe('true');
+    const slider = screen.getByLabelText('Minimum match percentage');
+    expect((slider as HTMLInputElement).value).toBe('50');
+    const save = screen.getByRole('button', { name: 'Save minimum' });
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    await act(async () => fireEvent.change(slider, { target: { value: '35' } }));
+    await act(async () => fireEvent.click(save));
     await waitFor(() =>
       expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/users/7' && init?.method === 'PUT')).toBe(true),
     );
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
-    expect(JSON.parse(String(put?.[1]?.body))).toEqual({ matchPreferences: { minMatchPercentage: 40 } });
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({ matchPreferences: { minMatchPercentage: 35 } });
+    await screen.findByText('Your minimum match is 35%.');
+
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Add podcasts' })));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
+  });
+
+  it('greets a returning person with "Welcome back" and a new one with "Welcome"', async () => {
+    serve();
+    renderFeed();
+    await waitFor(() => expect(screen.getByTestId('feed-greeting').textContent).toBe('Welcome back,'));
+    cleanup();
+
+    serve((url, init) =>
+      url === '/api/users/7' && init.method !== 'PUT'
+        ? jsonResponse(makeSelfUser({ createdAt: new Date().toISOString() }))
+        : undefined,
+    );
+    renderFeed();
+    await waitFor(() => expect(screen.getByTestId('feed-greeting').textContent).toBe('Welcome,'));
+    screen.getByText(/Let's find your first/);
+  });
+
+  it('switching the intent changes it at once and saves it on the server; a failed save switches back', async () => {
+    const onIntentChange = vi.fn();
+    let fail = false;
+    const fetchMock = serve((url, init) => {
+      if (url !== '/api/users/7' || init.method !== 'PUT') return undefined;
+      return fail
+        ? jsonResponse({ error: 'server_error', message: 'Nope' }, { status: 500 })
+        : jsonResponse(makeSelfUser({ intent: 'professional' }));
+    });
+    renderFeed(onIntentChange);
+    await screen.findByTestId('feed-name');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Network' })));
+    expect(onIntentChange).toHaveBeenCalledWith('professional');
+    await waitFor(() => {
+      const put = fetchMock.mock.calls.find(([url, init]) => url === '/api/users/7' && init?.method === 'PUT');
+      expect(JSON.parse(String(put?.[1]?.body))).toEqual({ intent: 'professional' });
+    });
+
+    fail = true;
+    onIntentChange.mockClear();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Social' })));
+    await waitFor(() => expect(onIntentChange).toHaveBeenLastCalledWith('romantic'));
+    expect(onIntentChange).toHaveBeenNthCalledWith(1, 'platonic');
   });
 });

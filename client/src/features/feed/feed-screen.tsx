@@ -2,18 +2,19 @@ import { INTENT_INFO, type Intent } from '@shared/constants';
 import type { FeedItem } from '@shared/schemas/feed';
 import type { MatchView } from '@shared/schemas/matches';
 import { useQueryClient } from '@tanstack/react-query';
-import { SearchX, TriangleAlert } from 'lucide-react';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { LibraryBig, SearchX, SlidersHorizontal, TriangleAlert } from 'lucide-react';
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
+import { displayName as displayNameOf } from '@/lib/display-name';
 import { toast } from '@/lib/toast';
-import { useCurrentUser, useUpdateCurrentUser } from '@/lib/user-queries';
+import { useCurrentUser, useSaveIntent, useUpdateCurrentUser } from '@/lib/user-queries';
 import { FeedCard } from './feed-card';
 import { invalidateAfterMatch, type MatchActionInput, useFeed, useMatchAction } from './feed-queries';
-import { feedAvatar, feedDisplayName } from './feed-utils';
+import { feedAvatar, feedDisplayName, isFirstVisit } from './feed-utils';
 import { FloatingMatchCard } from './match-card';
 import { announceMutualMatch } from './mutual-match-toast';
 
@@ -26,8 +27,8 @@ interface FeedScreenProps {
 const KEYBOARD_HINT =
   'Keyboard: Arrow Up for the next profile, Arrow Down for the previous one, L or Enter to like, P or Backspace to pass.';
 
-/** Step by which the empty state lowers the minimum match percentage. */
-const MIN_MATCH_STEP = 10;
+/** Step of the empty state's minimum match percentage control. */
+const MIN_MATCH_STEP = 5;
 
 function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -38,15 +39,26 @@ function isTypingTarget(target: EventTarget | null): boolean {
 export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenProps) {
   const feed = useFeed(intent);
   const navigate = useNavigate();
+  const user = useCurrentUser();
+  // The intent in view is saved on the server too, so it survives a reload (issue 10).
+  const { save: changeIntent } = useSaveIntent(onIntentChange);
+  // The route's name, else the loaded user's, by the one display-name rule (the username last).
+  const greetingName =
+    displayName !== undefined || user ? displayNameOf(displayName, user?.displayName, user?.username) : '';
+  const firstVisit = user ? isFirstVisit(user.createdAt) : false;
   const [index, setIndex] = useState(0);
   const [removed, setRemoved] = useState<ReadonlySet<number>>(() => new Set());
-  const [seenData, setSeenData] = useState<FeedItem[] | undefined>(undefined);
+  const [seen, setSeen] = useState<{ data: FeedItem[] | undefined; intent: Intent }>({ data: undefined, intent });
   const [announcement, setAnnouncement] = useState('');
 
-  // New data (another intent, a refetch) starts again at the first card.
-  if (feed.data !== seenData) {
-    setSeenData(feed.data);
-    setIndex(0);
+  // New data: another intent starts at the first card; a refetch of the same intent (scores are
+  // recomputed in the background) keeps the person on screen where they are in the new list.
+  if (feed.data !== seen.data) {
+    const before = (seen.data ?? []).filter((item) => !removed.has(item.id));
+    const shownId = seen.intent === intent ? before[Math.min(index, before.length - 1)]?.id : undefined;
+    const at = shownId === undefined ? -1 : (feed.data ?? []).findIndex((item) => item.id === shownId);
+    setSeen({ data: feed.data, intent });
+    setIndex(Math.max(0, at));
     setRemoved(new Set());
   }
 
@@ -109,14 +121,18 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
 
   return (
     <div className="grid gap-5 pb-8">
-      <IntentSwitcher value={intent} onChange={onIntentChange} />
+      <IntentSwitcher value={intent} onChange={changeIntent} />
       <header>
-        <p className="text-sm text-zinc-400">Welcome back,</p>
+        <p data-testid="feed-greeting" className="text-sm text-zinc-400">
+          {firstVisit ? 'Welcome,' : 'Welcome back,'}
+        </p>
         <h1 data-testid="user-display-name" className="text-3xl font-bold tracking-tight text-white">
-          {displayName ?? '\u00a0'}
+          {greetingName || '\u00a0'}
         </h1>
         <p className="mt-1 text-sm" style={{ color: INTENT_INFO[intent].color }}>
-          Looking for your next {INTENT_INFO[intent].companion}
+          {firstVisit
+            ? `Let's find your first ${INTENT_INFO[intent].companion}`
+            : `Looking for your next ${INTENT_INFO[intent].companion}`}
         </p>
       </header>
       <p className="sr-only" aria-live="polite">
@@ -178,43 +194,89 @@ function FeedMessage({ icon, title, children }: { icon: ReactNode; title: string
   );
 }
 
+/**
+ * SPEC empty state, plus two ways out: add podcasts (the library and search live on /profile),
+ * and the minimum match percentage, adjusted inline (no other screen offers it yet).
+ */
 function EmptyFeed() {
+  const navigate = useNavigate();
   const user = useCurrentUser();
   const update = useUpdateCurrentUser();
   const queryClient = useQueryClient();
-  const min = user?.matchPreferences.minMatchPercentage ?? 0;
-  const lower = Math.max(0, min - MIN_MATCH_STEP);
+  const saved = user?.matchPreferences.minMatchPercentage ?? 0;
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState<number | null>(null);
+  const value = draft ?? saved;
+  const sliderId = useId();
+  const panelId = useId();
+
+  const save = () =>
+    update.mutate(
+      { matchPreferences: { minMatchPercentage: value } },
+      {
+        onSuccess: (next) => {
+          setDraft(null);
+          setEditing(false);
+          toast({
+            title: 'Minimum match updated',
+            description: `You now see people from ${next.matchPreferences.minMatchPercentage}% match.`,
+          });
+          void invalidateAfterMatch(queryClient, next.id);
+        },
+        onError: (error) =>
+          toast({
+            variant: 'destructive',
+            title: 'Error updating profile',
+            description: errorMessage(error, 'Failed to update profile'),
+          }),
+      },
+    );
+
   return (
     <FeedMessage icon={<SearchX className="size-8 text-zinc-400" aria-hidden="true" />} title="Well, this is awkward.">
-      <p>You're out of options for now. Try lowering your minimum match percentage to see more people.</p>
-      {min > 0 ? (
-        <>
-          <p className="mt-2">Your minimum match is {min}%.</p>
-          <Button
-            size="sm"
-            className="mt-4"
-            disabled={update.isPending}
-            onClick={() =>
-              update.mutate(
-                { matchPreferences: { minMatchPercentage: lower } },
-                {
-                  onSuccess: (saved) => void invalidateAfterMatch(queryClient, saved.id),
-                  onError: (error) =>
-                    toast({
-                      variant: 'destructive',
-                      title: 'Error updating profile',
-                      description: errorMessage(error, 'Failed to update profile'),
-                    }),
-                },
-              )
-            }
-          >
-            Lower minimum to {lower}%
+      <p>You're out of options for now. Add podcasts you listen to, or adjust your minimum match percentage.</p>
+      <p className="mt-2" data-testid="min-match-current">
+        Your minimum match is {saved}%.
+      </p>
+      <div className="mt-4 flex flex-wrap justify-center gap-2">
+        <Button size="sm" onClick={() => navigate('/profile')}>
+          <LibraryBig aria-hidden="true" className="size-4" />
+          Add podcasts
+        </Button>
+        <Button
+          size="sm"
+          variant="outline"
+          aria-expanded={editing}
+          aria-controls={panelId}
+          onClick={() => setEditing((open) => !open)}
+        >
+          <SlidersHorizontal aria-hidden="true" className="size-4" />
+          Adjust minimum match
+        </Button>
+      </div>
+      {editing ? (
+        <div id={panelId} className="mt-4 grid gap-2 text-left">
+          <div className="flex justify-between text-sm text-zinc-300">
+            <label htmlFor={sliderId}>Minimum match percentage</label>
+            <output htmlFor={sliderId} className="font-semibold text-white">
+              {value}%
+            </output>
+          </div>
+          <input
+            id={sliderId}
+            type="range"
+            min={0}
+            max={100}
+            step={MIN_MATCH_STEP}
+            value={value}
+            onChange={(event) => setDraft(Number(event.target.value))}
+            className="w-full accent-intent"
+          />
+          <Button size="sm" disabled={update.isPending || value === saved} onClick={save}>
+            Save minimum
           </Button>
-        </>
-      ) : (
-        <p className="mt-2">Add more podcasts to your profile to find more people.</p>
-      )}
+        </div>
+      ) : null}
     </FeedMessage>
   );
 }

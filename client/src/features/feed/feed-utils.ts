@@ -2,17 +2,16 @@ import type { Intent } from '@shared/constants';
 import { INTENT_INFO } from '@shared/constants';
 import type { FeedItem } from '@shared/schemas/feed';
 import { placeholderUrl } from '@/components/podcast-artwork';
+import { displayName } from '@/lib/display-name';
 
-/**
- * A display name with emoji, pictographs, variation selectors, joiners and private-use characters
- * removed and the remaining whitespace collapsed (SPEC: "emoji and symbols stripped").
- */
-export function cleanDisplayName(name: string): string {
-  return name
-    .replace(/\p{Extended_Pictographic}|\p{Emoji_Presentation}|\p{Emoji_Modifier}|\p{Co}/gu, '')
-    .replace(/[\u200d\ufe0e\ufe0f\u20e3]|[\u{E0020}-\u{E007F}]|[\u{1F1E6}-\u{1F1FF}]/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+/** How long after sign-up the feed greets a person as new ("Welcome") rather than returning. */
+export const FIRST_VISIT_WINDOW_MS = 60 * 60 * 1000;
+
+/** Whether an account created at `createdAt` (ISO timestamp) is on its first visit at `now`. */
+export function isFirstVisit(createdAt: string, now: number = Date.now()): boolean {
+  const created = Date.parse(createdAt);
+  if (!Number.isFinite(created)) return false;
+  return now - created < FIRST_VISIT_WINDOW_MS;
 }
 
 /** Thresholds of the feed card gestures (SPEC section 2, Feed). */
@@ -51,11 +50,19 @@ export function ringTarget(matchPercentage: number): number {
   return Math.min(100, Math.max(0, matchPercentage)) / 100;
 }
 
-/** Display name for the card: the intent profile's, else the user's, cleaned; never empty. */
+/**
+ * The badge's next number while the ring animates towards `targetPercent` (0..100): the animated
+ * progress (a fraction, possibly below 0 or above the target while a spring overshoots) rounded to
+ * a percent, never below what is already shown, never below 0, never above the target.
+ */
+export function nextBadgeCount(shown: number, progress: number, targetPercent: number): number {
+  const value = Number.isFinite(progress) ? Math.round(progress * 100) : 0;
+  return Math.max(0, Math.min(targetPercent, Math.max(shown, value)));
+}
+
+/** Display name for the card: the intent profile's, else the user's, by the one rule; never empty. */
 export function feedDisplayName(item: FeedItem): string {
-  return (
-    cleanDisplayName(item.profile?.displayName ?? item.displayName) || cleanDisplayName(item.displayName) || 'Listener'
-  );
+  return displayName(item.profile?.displayName, item.displayName);
 }
 
 /** Tagline for the intent: the profile's, the user's intent tagline, the generic one, else the default. */

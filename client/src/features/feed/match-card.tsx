@@ -37,7 +37,8 @@ export function FloatingMatchCard({
       aria-label="Match actions"
       className="fixed right-3 top-1/2 z-20 flex -translate-y-1/2 flex-col items-center gap-3 rounded-3xl bg-black/30 p-2 backdrop-blur"
     >
-      <MatchRing matchPercentage={matchPercentage} avatarUrl={avatarUrl} name={name} color={color} />
+      {/* Keyed by person: every new card starts its ring and badge again from 0. */}
+      <MatchRing key={userId} matchPercentage={matchPercentage} avatarUrl={avatarUrl} name={name} color={color} />
       <button
         type="button"
         aria-label="Like"

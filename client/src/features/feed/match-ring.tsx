@@ -1,6 +1,6 @@
-import { animate, motion, useMotionValue, useReducedMotion, useTransform } from 'framer-motion';
+import { animate, motion, useMotionValue, useReducedMotion } from 'framer-motion';
 import { useEffect } from 'react';
-import { ringTarget } from './feed-utils';
+import { nextBadgeCount, ringTarget } from './feed-utils';
 
 /** SPEC section 4, "Ring animation". */
 export const RING_ANIMATION = { delayS: 0.3, durationS: 2.8, bounce: 0.15, stiffness: 60 } as const;
@@ -18,29 +18,47 @@ interface MatchRingProps {
 
 /**
  * A 52 px avatar inside a 60 px progress ring. Progress restarts from 0 and springs to the match %
- * 300 ms after it appears or the % changes; the badge counts up with it.
+ * 300 ms after it appears or the % changes; the badge counts up with it. What is drawn only ever
+ * counts up from 0 to the target (`nextBadgeCount`): the spring's overshoot and any velocity left
+ * over from the previous card never show as a number below 0 or above the match %.
  */
 export function MatchRing({ matchPercentage, avatarUrl, name, color }: MatchRingProps) {
   const target = ringTarget(matchPercentage);
+  const targetPercent = Math.round(target * 100);
   const progress = useMotionValue(0);
+  const ring = useMotionValue(0);
+  const badge = useMotionValue('0%');
   const reduceMotion = useReducedMotion();
-  const percent = useTransform(progress, (p) => `${Math.round(p * 100)}%`);
 
   useEffect(() => {
-    progress.set(0);
+    let shown = 0;
+    ring.jump(0);
+    badge.jump('0%');
+    // jump(), not set(): set() would give the value a velocity (from the previous target down to
+    // 0) that the spring below inherits and overshoots below zero with.
+    progress.jump(0);
+    const unsubscribe = progress.on('change', (value) => {
+      shown = nextBadgeCount(shown, value, targetPercent);
+      ring.set(shown / 100);
+      badge.set(`${shown}%`);
+    });
     if (reduceMotion) {
       progress.set(target);
-      return;
+      return unsubscribe;
     }
     const controls = animate(progress, target, {
       type: 'spring',
+      velocity: 0,
       delay: RING_ANIMATION.delayS,
       duration: RING_ANIMATION.durationS,
       bounce: RING_ANIMATION.bounce,
       stiffness: RING_ANIMATION.stiffness,
     });
-    return () => controls.stop();
-  }, [progress, target, reduceMotion]);
+    return () => {
+      controls.stop();
+      unsubscribe();
+    };
+  }, [progress, ring, badge, target, targetPercent, reduceMotion]);
 
   return (
     <div className="relative flex flex-col items-center gap-1" data-testid="match-ring" data-target={target}>
@@ -62,7 +80,7 @@ export function MatchRing({ matchPercentage, avatarUrl, name, color }: MatchRing
             stroke={color}
             strokeWidth={STROKE}
             strokeLinecap="round"
-            style={{ pathLength: progress }}
+            style={{ pathLength: ring }}
           />
         </svg>
         <img
@@ -78,7 +96,7 @@ export function MatchRing({ matchPercentage, avatarUrl, name, color }: MatchRing
         aria-hidden="true"
         data-testid="match-badge"
       >
-        {percent}
+        {badge}
       </motion.span>
       <span className="sr-only">{`${Math.round(target * 100)}% match`}</span>
     </div>

@@ -3,6 +3,7 @@ import { MessageCircle, MoreHorizontal, Star } from 'lucide-react';
 import { useState } from 'react';
 import { placeholderUrl } from '@/components/podcast-artwork';
 import { cn } from '@/lib/cn';
+import { displayName } from '@/lib/display-name';
 
 interface MatchCardProps {
   match: MatchView;
@@ -32,7 +33,7 @@ export function MatchAvatar({ name, picture }: { name: string; picture: string |
 }
 
 export function MatchCard({ match, onOpen, onMessage, onToggleFavorite, onOptions }: MatchCardProps) {
-  const name = match.matchedUser.displayName;
+  const name = displayName(match.matchedUser.displayName);
   const isNew = match.hasUnreadMessages;
   return (
     <li

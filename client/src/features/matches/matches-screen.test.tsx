@@ -97,6 +97,14 @@ describe('sortMatches', () => {
 });
 
 describe('MatchesScreen', () => {
+  it('shows names by the display-name rule: emoji and dingbats stripped, as on the feed', async () => {
+    serve({ matches: [makeMatch({ name: 'Zoe 🌸\uE000', id: 1 }), makeMatch({ name: '❀ 🎧', id: 2 })] });
+    renderScreen();
+    await screen.findAllByTestId('match-card');
+    expect(cardNames().sort()).toEqual(['Listener50% match', 'Zoe50% match']);
+    screen.getByRole('button', { name: 'Message Zoe' });
+  });
+
   it('shows skeleton sections while loading, then the sorted grid', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {

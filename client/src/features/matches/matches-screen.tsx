@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
 import { errorMessage } from '@/lib/api-client';
+import { displayName } from '@/lib/display-name';
 import { toast } from '@/lib/toast';
 import { MatchCard } from './match-card';
 import { MatchOptionsDialog } from './match-options-dialog';
@@ -101,7 +102,10 @@ export function MatchesScreen({ userId, intent, onIntentChange }: MatchesScreenP
     unmatch.mutate(match.id, {
       onSuccess: () => {
         setOptionsFor(null);
-        toast({ title: 'Unmatched', description: `You are no longer matched with ${match.matchedUser.displayName}.` });
+        toast({
+          title: 'Unmatched',
+          description: `You are no longer matched with ${displayName(match.matchedUser.displayName)}.`,
+        });
       },
       onError: failed('Could not unmatch'),
     });
@@ -109,7 +113,7 @@ export function MatchesScreen({ userId, intent, onIntentChange }: MatchesScreenP
     block.mutate(match.matchedUser.id, {
       onSuccess: () => {
         setOptionsFor(null);
-        toast({ title: 'User blocked', description: `${match.matchedUser.displayName} is blocked.` });
+        toast({ title: 'User blocked', description: `${displayName(match.matchedUser.displayName)} is blocked.` });
       },
       onError: failed('Could not block'),
     });
@@ -177,7 +181,7 @@ export function MatchesScreen({ userId, intent, onIntentChange }: MatchesScreenP
       {optionsMatch ? (
         <MatchOptionsDialog
           key={optionsMatch.id}
-          name={optionsMatch.matchedUser.displayName}
+          name={displayName(optionsMatch.matchedUser.displayName)}
           busy={unmatch.isPending || block.isPending || report.isPending}
           onClose={() => setOptionsFor(null)}
           onUnmatch={() => onUnmatch(optionsMatch)}
