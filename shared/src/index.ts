@@ -1,5 +1,6 @@
 export * from './api';
 export * from './constants';
+export * from './display-name';
 export * from './events';
 export * from './jobs';
 export * from './schemas/artwork';

@@ -1,4 +1,5 @@
 import { INTENT_INFO, type Intent } from '@shared/constants';
+import { displayName as displayNameOf } from '@shared/display-name';
 import type { FeedItem } from '@shared/schemas/feed';
 import type { MatchView } from '@shared/schemas/matches';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,7 +10,6 @@ import { Button } from '@/components/ui/button';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
-import { displayName as displayNameOf } from '@/lib/display-name';
 import { toast } from '@/lib/toast';
 import { useCurrentUser, useSaveIntent, useUpdateCurrentUser } from '@/lib/user-queries';
 import { FeedCard } from './feed-card';

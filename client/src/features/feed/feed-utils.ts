@@ -1,8 +1,8 @@
 import type { Intent } from '@shared/constants';
 import { INTENT_INFO } from '@shared/constants';
+import { displayName } from '@shared/display-name';
 import type { FeedItem } from '@shared/schemas/feed';
 import { placeholderUrl } from '@/components/podcast-artwork';
-import { displayName } from '@/lib/display-name';
 
 /** How long after sign-up the feed greets a person as new ("Welcome") rather than returning. */
 export const FIRST_VISIT_WINDOW_MS = 60 * 60 * 1000;

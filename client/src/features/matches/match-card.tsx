@@ -1,9 +1,9 @@
+import { displayName } from '@shared/display-name';
 import type { MatchView } from '@shared/schemas/matches';
 import { MessageCircle, MoreHorizontal, Star } from 'lucide-react';
 import { useState } from 'react';
 import { placeholderUrl } from '@/components/podcast-artwork';
 import { cn } from '@/lib/cn';
-import { displayName } from '@/lib/display-name';
 
 interface MatchCardProps {
   match: MatchView;

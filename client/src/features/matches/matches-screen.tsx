@@ -1,4 +1,5 @@
 import type { Intent } from '@shared/constants';
+import { displayName } from '@shared/display-name';
 import type { MatchView, ReportReason } from '@shared/schemas/matches';
 import { HeartHandshake } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
@@ -6,7 +7,6 @@ import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
 import { errorMessage } from '@/lib/api-client';
-import { displayName } from '@/lib/display-name';
 import { toast } from '@/lib/toast';
 import { MatchCard } from './match-card';
 import { MatchOptionsDialog } from './match-options-dialog';

@@ -1,4 +1,4 @@
-import { INTENT_INFO, type Intent, type PublicUser, type SelfUser } from '@shared/index';
+import { displayName, INTENT_INFO, type Intent, type PublicUser, type SelfUser } from '@shared/index';
 import type { User } from '../db/entities';
 
 /**
@@ -26,14 +26,6 @@ export interface PublicUserRow {
   pr_video_intro_url: string | null;
 }
 
-/** Emoji, pictographs and private-use characters out of a display name (SPEC section 3, Feed item). */
-export function cleanDisplayName(name: string): string {
-  return name
-    .replace(/\p{Extended_Pictographic}|\p{Co}|\u{FE0F}|\u{200D}|\u{20E3}|[\u{1F3FB}-\u{1F3FF}]/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 /** The user's own tagline of each intent, used when their profile for it has none. */
 const USER_TAGLINE_COLUMN = {
   romantic: 'u_romantic_tagline',
@@ -49,11 +41,10 @@ const USER_TAGLINE_COLUMN = {
  */
 export function toPublicUser(row: PublicUserRow, intent: Intent): PublicUser {
   const taglineField = INTENT_INFO[intent].taglineField;
-  const rawName = row.pr_display_name || row.u_display_name;
   const tagline = row.pr_tagline ?? row[USER_TAGLINE_COLUMN[intent]] ?? null;
   return {
     id: row.u_id,
-    displayName: cleanDisplayName(rawName) || rawName,
+    displayName: displayName(row.pr_display_name, row.u_display_name),
     profilePicture: row.u_profile_picture ?? row.pr_profile_picture ?? null,
     intent,
     tagline,

@@ -1,7 +1,7 @@
 /**
- * The one display-name rule of the client (SPEC: "a display name (emoji and symbols stripped)"),
- * used wherever another person's or one's own name is shown: the feed card, the floating match
- * card, the Matches cards and the feed greeting.
+ * The one display-name rule (SPEC: "a display name (emoji and symbols stripped)"): the server applies
+ * it to every name it shows another person (server/src/core/presenters/user.presenter.ts), and the
+ * client wherever a name is shown (feed card, floating match card, Matches cards, feed greeting).
  *
  * Kept: letters and combining marks of any script, digits, punctuation, math and currency signs.
  * Removed: emoji and pictographs (with their skin-tone modifiers, variation selectors, joiners,
