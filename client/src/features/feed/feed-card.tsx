@@ -23,6 +23,11 @@ interface FeedCardProps {
   onOpenDetails: (userId: number) => void;
 }
 
+/** "1 shared show", "7 shared shows". */
+export function sharedShowsLabel(count: number): string {
+  return `${count} shared ${count === 1 ? 'show' : 'shows'}`;
+}
+
 /** One profile: the looping muted video (the picture when there is none), name, tagline, why you match. */
 export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardProps) {
   const x = useMotionValue(0);
@@ -132,17 +137,19 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
           </button>
           {item.sharedPodcasts.length > 0 ? (
             <details className="mt-3 text-sm text-zinc-200" onPointerDownCapture={(e) => e.stopPropagation()}>
-              <summary className="cursor-pointer font-semibold text-white">Why you match</summary>
-              <ul className="mt-2 grid max-h-40 gap-2 overflow-y-auto">
+              <summary className="cursor-pointer font-semibold text-white">
+                Why you match · {sharedShowsLabel(item.sharedPodcasts.length)}
+              </summary>
+              {/* Chips that wrap: every shared show readable at once, no small scroll box. */}
+              <ul className="mt-2 flex flex-wrap gap-1.5" aria-label="Shared shows">
                 {item.sharedPodcasts.map((podcast) => (
-                  <li key={podcast.id} className="flex items-center gap-2">
-                    <PodcastArtwork name={podcast.name} imageUrl={podcast.imageUrl} className="size-8 rounded-md" />
-                    <span className="min-w-0">
-                      <span className="block truncate text-white">{podcast.name}</span>
-                      {podcast.creator ? (
-                        <span className="block truncate text-xs text-zinc-400">{podcast.creator}</span>
-                      ) : null}
-                    </span>
+                  <li
+                    key={podcast.id}
+                    className="inline-flex max-w-full items-center gap-1.5 rounded-full bg-black/50 py-1 pr-2.5 pl-1 text-xs text-white"
+                    title={podcast.creator ? `${podcast.name} (${podcast.creator})` : podcast.name}
+                  >
+                    <PodcastArtwork name={podcast.name} imageUrl={podcast.imageUrl} className="size-5 rounded-full" />
+                    <span className="min-w-0 truncate">{podcast.name}</span>
                   </li>
                 ))}
               </ul>

@@ -87,7 +87,7 @@ describe('FeedScreen', () => {
     expect(screen.getByTestId('feed-percentage').textContent).toBe('88%');
     screen.getByText('Tagline of 21');
     expect(screen.getByTestId('match-ring').getAttribute('data-target')).toBe('0.88');
-    screen.getByText('Why you match');
+    screen.getByText('Why you match · 1 shared show');
     screen.getByRole('button', { name: 'Like' });
     screen.getByRole('button', { name: 'Pass' });
     screen.getByRole('button', { name: 'Message' });
@@ -109,6 +109,26 @@ describe('FeedScreen', () => {
     expect(video.hasAttribute('playsinline')).toBe(true);
     fireEvent.error(video);
     expect((await screen.findByTestId('feed-picture')).getAttribute('src')).toBe('/uploads/p.jpg');
+  });
+
+  it('shows the keyboard shortcuts once the keyboard is used, and hides them on a pointer', async () => {
+    serve();
+    renderFeed();
+    await screen.findByText('Nova');
+    expect(screen.queryByTestId('keyboard-hint')).toBeNull();
+    fireEvent.keyDown(window, { key: 'Tab' });
+    expect((await screen.findByTestId('keyboard-hint')).textContent).toMatch(/next.*previous.*like.*pass/);
+    fireEvent.pointerDown(window);
+    await waitFor(() => expect(screen.queryByTestId('keyboard-hint')).toBeNull());
+  });
+
+  it('counts the shared shows in "Why you match"', async () => {
+    const shows = [1, 2, 3].map((id) => ({ id, name: `Show ${id}`, creator: null, imageUrl: null }));
+    serve(undefined, [{ ...item(31, 'Ivy', 70), sharedPodcasts: shows }]);
+    renderFeed();
+    await screen.findByText('Ivy');
+    expect(screen.getByText('Why you match · 3 shared shows')).toBeTruthy();
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Show 1', 'Show 2', 'Show 3']);
   });
 
   it('Arrow Up shows the next card and wraps around; Arrow Down the previous', async () => {

@@ -4,7 +4,7 @@ import type { FeedItem } from '@shared/schemas/feed';
 import type { MatchView } from '@shared/schemas/matches';
 import { useQueryClient } from '@tanstack/react-query';
 import { LibraryBig, SearchX, SlidersHorizontal, TriangleAlert } from 'lucide-react';
-import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
@@ -99,21 +99,42 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
     [items.length],
   );
 
+  // Sighted keyboard users see the shortcuts once they use the keyboard; a pointer hides them again.
+  const [usingKeyboard, setUsingKeyboard] = useState(false);
+  useEffect(() => {
+    const onKeyboard = (event: KeyboardEvent) => {
+      if (event.key === 'Tab' || event.key.startsWith('Arrow')) setUsingKeyboard(true);
+    };
+    const onPointer = () => setUsingKeyboard(false);
+    window.addEventListener('keydown', onKeyboard);
+    window.addEventListener('pointerdown', onPointer);
+    return () => {
+      window.removeEventListener('keydown', onKeyboard);
+      window.removeEventListener('pointerdown', onPointer);
+    };
+  }, []);
+
+  // The shortcuts always act on what is on screen: the handlers are refreshed before the browser
+  // paints (a listener from an earlier render would still see the list before it loaded).
+  const keys = useRef({ step, act });
+  useLayoutEffect(() => {
+    keys.current = { step, act };
+  });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
       if (isTypingTarget(event.target)) return;
       const key = event.key;
-      if (key === 'ArrowUp') step(1);
-      else if (key === 'ArrowDown') step(-1);
-      else if (key === 'l' || key === 'L' || key === 'Enter') act(true);
-      else if (key === 'p' || key === 'P' || key === 'Backspace') act(false);
+      if (key === 'ArrowUp') keys.current.step(1);
+      else if (key === 'ArrowDown') keys.current.step(-1);
+      else if (key === 'l' || key === 'L' || key === 'Enter') keys.current.act(true);
+      else if (key === 'p' || key === 'P' || key === 'Backspace') keys.current.act(false);
       else return;
       event.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [step, act]);
+  }, []);
 
   const onMessage = useCallback(() => {
     toast({ title: 'Match first', description: 'You can message each other once you both like each other.' });
@@ -138,6 +159,14 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
       <p className="sr-only" aria-live="polite">
         {current ? `${KEYBOARD_HINT} ${announcement}` : announcement}
       </p>
+      {usingKeyboard && current ? (
+        <p data-testid="keyboard-hint" aria-hidden="true" className="-mt-2 text-xs text-zinc-300">
+          <kbd className="font-sans font-semibold text-white">↑</kbd> next ·{' '}
+          <kbd className="font-sans font-semibold text-white">↓</kbd> previous ·{' '}
+          <kbd className="font-sans font-semibold text-white">L</kbd> like ·{' '}
+          <kbd className="font-sans font-semibold text-white">P</kbd> pass
+        </p>
+      ) : null}
 
       {feed.isPending ? (
         <div className="flex justify-center py-16" role="status" aria-label="Loading profiles">
