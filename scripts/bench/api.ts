@@ -24,6 +24,7 @@ import { loadWorkerConfig } from '../../worker/src/config';
 import { type RunningWorker, startWorker } from '../../worker/src/worker';
 import { type LocalStack, recreateDatabase, startLocalStack } from '../lib/local-stack';
 import { mapLimit } from '../lib/map-limit';
+import { cleanUpOnSignals } from '../lib/shutdown';
 import { percentile } from './stats';
 
 const USERS = Number(process.env.BENCH_USERS ?? 200);
@@ -48,7 +49,6 @@ const log = (line: string) => console.log(`[bench] ${line}`);
 let stack: Promise<LocalStack> | undefined;
 let server: Promise<RunningServer> | undefined;
 let worker: Promise<RunningWorker | undefined> | undefined;
-let stopping = false;
 let cleaned: Promise<void> | undefined;
 
 /** Stops what was started (or is still starting), in order: worker, server, then the services. */
@@ -65,18 +65,7 @@ function cleanup(): Promise<void> {
   return cleaned;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: stopping the server, the worker and the local stack`);
-    setTimeout(() => process.exit(130), 45_000).unref();
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-/** After a signal the main flow stops here for good; the signal handler cleans up and exits. */
-const parkIfStopping = () => (stopping ? new Promise<never>(() => {}) : Promise.resolve());
+const shutdown = cleanUpOnSignals('the server, the worker and the local stack', cleanup, log);
 
 // ------------------------------------------------------------------ helpers
 
@@ -265,25 +254,27 @@ async function makePopulation(catalog: number[]): Promise<Person[]> {
     Array.from({ length: USERS }, (_, i) => i),
     SETUP_CONCURRENCY,
     () => newcomer(catalog, null),
-    () => stopping,
+    () => shutdown.stopping,
   );
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
   const entries = people.reduce((n, p) => n + p.library.length, 0);
   log(`population: ${people.length} people, ${entries} library entries`);
   return people;
 }
 
-/** Waits until the worker has done every queued job (avatars, candidate recomputes). */
+/** Waits until the worker has done every queued job (avatars, candidate recomputes), scheduled runs aside. */
 async function drainQueues(redisUrl: string, limitMs: number): Promise<boolean> {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queues = Object.values(QUEUES).map((name) => new Queue(name, { connection }));
   try {
     const deadline = Date.now() + limitMs;
-    while (Date.now() < deadline && !stopping) {
+    while (Date.now() < deadline && !shutdown.stopping) {
       let pending = 0;
       for (const q of queues) {
-        const c = await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+        const c = await q.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children');
         pending += Object.values(c).reduce((s, n) => s + n, 0);
+        // A job scheduler (the freshness check) always has its next run delayed: that is not work.
+        pending += (await q.getDelayed()).filter((job) => !job.repeatJobKey).length;
       }
       if (pending === 0) return true;
       await new Promise((r) => setTimeout(r, 250));
@@ -385,7 +376,7 @@ async function drive(people: Person[], catalog: number[]): Promise<number> {
   const deadline = started + SECONDS * 1000;
   measuring = true;
   const virtualUser = async () => {
-    while (!stopping && performance.now() < deadline) {
+    while (!shutdown.stopping && performance.now() < deadline) {
       const person = takeFree(people);
       try {
         await act(person, people, catalog);
@@ -421,7 +412,7 @@ try {
   const startedAt = performance.now();
   stack = startLocalStack({ dataDir: DATA_DIR, database: 'postgres', persistRedis: false, log });
   const services = await stack;
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
   const databaseUrl = await recreateDatabase(services.postgresBaseUrl, 'podmatch_bench_api');
   const redisUrl = `${services.redisUrl.replace(/\/\d*$/, '')}/0`;
   const orm = await initOrm(databaseUrl);
@@ -432,7 +423,7 @@ try {
   } finally {
     await orm.close();
   }
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
 
   const env = {
     ...process.env,
@@ -454,7 +445,7 @@ try {
     return undefined;
   });
   const withWorker = (await worker) !== undefined;
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
 
   const catalogRows = (await (
     await server
@@ -474,21 +465,21 @@ try {
   if (withWorker) {
     phase = performance.now();
     const drained = await drainQueues(redisUrl, 180_000);
-    await parkIfStopping();
+    await shutdown.parkIfStopping();
     log(
       drained
         ? `worker queues drained in ${((performance.now() - phase) / 1000).toFixed(1)} s (candidates computed)`
         : 'worker queues not drained after 180 s; going on',
     );
   }
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
 
   log(
     `driving ${CONCURRENCY} concurrent virtual users over ${people.length} people for ${SECONDS} s ` +
       `(database pool max ${POOL_MAX} per process; worker ${withWorker ? 'in-process' : 'not running'})`,
   );
   const seconds = await drive(people, catalog);
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
 
   const ops: Record<string, unknown> = {};
   let requests = 0;
@@ -548,9 +539,9 @@ try {
   );
   exitCode = serverErrors > 0 ? 1 : 0;
 } catch (error) {
-  if (!stopping) console.error(error);
+  if (!shutdown.stopping) console.error(error);
   exitCode = 2;
 } finally {
-  if (!stopping) await cleanup();
+  if (!shutdown.stopping) await cleanup();
 }
-if (!stopping) process.exit(exitCode);
+if (!shutdown.stopping) process.exit(exitCode);

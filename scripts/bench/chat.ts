@@ -19,6 +19,7 @@ import pg from 'pg';
 import { freePort, type LocalStack, recreateDatabase, startLocalStack, stopChild } from '../lib/local-stack';
 import { mapLimit } from '../lib/map-limit';
 import { reapStaleAppProcesses, waitForHealthy } from '../lib/processes';
+import { cleanUpOnSignals } from '../lib/shutdown';
 import { cpuSeconds, machineCpuSeconds, memoryMb, pidFromFile, withChildren } from './chat/procfs';
 import {
   type DriverResult,
@@ -131,7 +132,6 @@ async function stopChildren(filter: (c: Child) => boolean): Promise<void> {
 // ------------------------------------------------------------------ clean shutdown, also on Ctrl-C
 
 let stack: Promise<LocalStack> | undefined;
-let stopping = false;
 let cleaned: Promise<void> | undefined;
 
 /** Stops what was started, in order: drivers, relays and servers, then PostgreSQL and Redis. */
@@ -145,18 +145,7 @@ function cleanup(): Promise<void> {
   return cleaned;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: stopping the drivers, the servers, the relays and the local stack`);
-    setTimeout(() => process.exit(130), 45_000).unref();
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-/** After a signal the main flow stops here for good; the signal handler cleans up and exits. */
-const parkIfStopping = () => (stopping ? new Promise<never>(() => {}) : Promise.resolve());
+const shutdown = cleanUpOnSignals('the drivers, the servers, the relays and the local stack', cleanup, log);
 
 // ------------------------------------------------------------------ drivers (client sockets)
 
@@ -216,9 +205,9 @@ async function makePairs(urls: [string, string], rss: () => string): Promise<Pai
       post<{ token: string; user: { id: number } }>(i % 2 === 0 ? urls[0] : urls[1], '/api/auth/dev-login', {
         username: `chat_${runId}_${i}`,
       }),
-    () => stopping,
+    () => shutdown.stopping,
   );
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
   log(`${CLIENTS} people made by dev login in ${((performance.now() - started) / 1000).toFixed(1)} s (${rss()})`);
   started = performance.now();
   const pairs = await mapLimit(
@@ -243,9 +232,9 @@ async function makePairs(urls: [string, string], rss: () => string): Promise<Pai
         b: { id: b.user.id, token: b.token },
       } satisfies PairSpec;
     },
-    () => stopping,
+    () => shutdown.stopping,
   );
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
   log(`${PAIRS} mutual matches made in ${((performance.now() - started) / 1000).toFixed(1)} s (${rss()})`);
   return pairs;
 }
@@ -431,7 +420,7 @@ async function runPhase(
       `${kind}: ${CLIENTS - connectFailed} of ${CLIENTS} sockets connected in ${connectSeconds.toFixed(1)} s` +
         (connectFailed ? ` (${connected.flatMap((c) => c.errors).join('; ')})` : ''),
     );
-    await parkIfStopping();
+    await shutdown.parkIfStopping();
     // Let the connection burst (session lookups, badge pushes, presence) settle first: until the
     // servers use less than a fifth of a core for a second (at most 30 s).
     const serverPids = observed.filter((o) => o.name.startsWith(`${kind}-`)).flatMap((o) => o.pids());
@@ -442,7 +431,7 @@ async function runPhase(
       quiet = cpuSeconds(serverPids) - before < 0.1 * serverPids.length ? quiet + 1 : 0;
     }
     log(`${kind}: servers idle after ${((performance.now() - settleStarted) / 1000).toFixed(1)} s`);
-    await parkIfStopping();
+    await shutdown.parkIfStopping();
 
     if (diagnostics?.databaseUrl) await resetStatements(diagnostics.databaseUrl);
     const walBefore = diagnostics?.databaseUrl ? await readWal(diagnostics.databaseUrl) : undefined;
@@ -780,7 +769,7 @@ async function startChatServers(services: LocalStack, redisUrl: string) {
   } catch (error) {
     log(`pg_stat_statements not available (${(error as Error).message}); no statement figures`);
   }
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
   const databaseUrl = await recreateDatabase(services.postgresBaseUrl, DATABASE);
   const orm = await initOrm(databaseUrl);
   try {
@@ -789,7 +778,7 @@ async function startChatServers(services: LocalStack, redisUrl: string) {
   } finally {
     await orm.close();
   }
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
 
   const configText = fs.readFileSync(path.join(ROOT, 'server/src/config.ts'), 'utf8');
   if (!configText.includes('CHAT_SEND_LIMIT')) {
@@ -821,7 +810,7 @@ async function startChatServers(services: LocalStack, redisUrl: string) {
       ),
     );
     await Promise.all(servers.map((s, i) => waitForServing(urls[i] as string, s.child)));
-    await parkIfStopping();
+    await shutdown.parkIfStopping();
     log(
       `chat servers: ${servers.map((s, i) => `${s.name} pid ${s.pid} ${urls[i]}, RSS ${f1(memoryMb(s.pid).rss)} MB`).join('; ')}`,
     );
@@ -843,7 +832,7 @@ async function startChatServers(services: LocalStack, redisUrl: string) {
 async function waitForServing(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
-  while (Date.now() < deadline && !stopping) {
+  while (Date.now() < deadline && !shutdown.stopping) {
     if (child.exitCode !== null) throw new Error(`the server exited (code ${child.exitCode}) while starting`);
     try {
       const res = await fetch(`${url}/api/health`);
@@ -871,7 +860,7 @@ async function startRelays(redisUrl: string) {
   );
   const urls = ports.map((port) => `http://127.0.0.1:${port}`) as [string, string];
   await Promise.all(relays.map((r, i) => waitForHealthy(urls[i] as string, r.child)));
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
   return { relays, urls };
 }
 
@@ -907,7 +896,7 @@ try {
   await reapStaleAppProcesses(RUN_DIR);
   stack = startLocalStack(stackOptions);
   const services = await stack;
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
   let redisUrl = `${services.redisUrl.replace(/\/\d*$/, '')}/0`;
 
   let chat: PhaseOutcome | undefined;
@@ -947,7 +936,7 @@ try {
     await stopChildren((c) => c.name.startsWith('chat-'));
     servers = await started.launch();
     drivers = await startDrivers(pairs);
-    await parkIfStopping();
+    await shutdown.parkIfStopping();
     chat = await runPhase(
       'chat',
       started.urls,
@@ -955,7 +944,7 @@ try {
       [...servers.map((s) => ({ name: s.name, pids: () => [s.pid] })), ...observedCommon()],
       { databaseUrl: started.databaseUrl, redisUrl },
     );
-    await parkIfStopping();
+    await shutdown.parkIfStopping();
     // The chat servers stop before the relays start: each path has the machine to itself.
     await stopChildren((c) => c.name.startsWith('chat-'));
   } else {
@@ -975,7 +964,7 @@ try {
     [...relays.map((r) => ({ name: r.name, pids: () => [r.pid] })), ...observedCommon()],
     { redisUrl },
   );
-  await parkIfStopping();
+  await shutdown.parkIfStopping();
   await cleanup();
 
   printReport(chat ? [chat, relay] : [relay], startedAt);
@@ -1030,12 +1019,12 @@ try {
     });
   }
 } catch (error) {
-  if (!stopping) console.error(error);
+  if (!shutdown.stopping) console.error(error);
   exitCode = 2;
 } finally {
-  if (!stopping) await cleanup();
+  if (!shutdown.stopping) await cleanup();
 }
-if (!stopping) {
+if (!shutdown.stopping) {
   if (finalLine) console.log(finalLine);
   process.exit(exitCode);
 }

@@ -1,27 +1,15 @@
 import type { MatchView } from '@shared/schemas/matches';
 import { ArrowLeft } from 'lucide-react';
-import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { placeholderUrl } from '@/components/podcast-artwork';
+import { PersonPicture } from '@/components/person-picture';
 import { buttonClasses } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 
 /** The profile picture, else the server's letter placeholder for the name (SPEC section 5). */
 function ChatAvatar({ name, picture, online }: { name: string; picture: string | null; online: boolean | undefined }) {
-  const [failed, setFailed] = useState<string | null>(null);
-  const src = picture && failed !== picture ? picture : placeholderUrl(name);
   return (
     <span className="relative shrink-0">
-      <img
-        src={src}
-        alt=""
-        decoding="async"
-        referrerPolicy="no-referrer"
-        onError={() => {
-          if (picture) setFailed(picture);
-        }}
-        className="size-11 rounded-full bg-white/[0.06] object-cover"
-      />
+      <PersonPicture name={name} picture={picture} className="size-11 rounded-full bg-white/[0.06] object-cover" />
       {online ? (
         <span
           aria-hidden="true"

@@ -1,8 +1,7 @@
 import { displayName } from '@shared/display-name';
 import type { MatchView } from '@shared/schemas/matches';
 import { MessageCircle, MoreHorizontal, Star } from 'lucide-react';
-import { useState } from 'react';
-import { placeholderUrl } from '@/components/podcast-artwork';
+import { PersonPicture } from '@/components/person-picture';
 import { cn } from '@/lib/cn';
 
 interface MatchCardProps {
@@ -15,18 +14,11 @@ interface MatchCardProps {
 
 /** SPEC section 5: the profile picture, else the server's letter placeholder for the name. */
 export function MatchAvatar({ name, picture }: { name: string; picture: string | null }) {
-  const [failed, setFailed] = useState<string | null>(null);
-  const src = picture && failed !== picture ? picture : placeholderUrl(name);
   return (
-    <img
-      src={src}
-      alt=""
-      loading="lazy"
-      decoding="async"
-      referrerPolicy="no-referrer"
-      onError={() => {
-        if (picture) setFailed(picture);
-      }}
+    <PersonPicture
+      name={name}
+      picture={picture}
+      lazy
       className="aspect-square w-full rounded-2xl bg-white/[0.06] object-cover"
     />
   );

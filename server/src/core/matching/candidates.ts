@@ -23,14 +23,11 @@ export const ALL_INTENTS_MASK = (1 << INTENTS.length) - 1;
  * is spent (always at least one). Popular shows are skipped here; they still count in the exact score.
  */
 export function podcastsForPostings(
-  store: TasteStore,
-  row: number,
+  podcastIds: ArrayLike<number>,
   listeners: (podcastId: number) => number,
   budget: number = CANDIDATE_SETTINGS.postingsBudget,
 ): number[] {
-  const ordered = [...store.ids.subarray(store.start[row], store.start[row + 1])].sort(
-    (a, b) => listeners(a) - listeners(b) || a - b,
-  );
+  const ordered = Array.from(podcastIds).sort((a, b) => listeners(a) - listeners(b) || a - b);
   const chosen: number[] = [];
   let spent = 0;
   for (const id of ordered) {

@@ -27,7 +27,7 @@ export interface ModelView {
 /** Before the first full recompute: every show weighs the same. */
 const EMPTY: ModelView = { model: null, rarity: { users: 0, listeners: () => 0 } };
 
-export function viewOf(model: MatchingModel): ModelView {
+function viewOf(model: MatchingModel): ModelView {
   const index = new Map<number, number>();
   for (let i = 0; i < model.podcastIds.length; i++) index.set(model.podcastIds[i] as number, i);
   return {
@@ -106,9 +106,4 @@ export async function libraryChangeSeq(em: EntityManager): Promise<number> {
     'select case when is_called then last_value else 0 end as n from library_changes',
   );
   return Number(row?.n ?? 0);
-}
-
-/** Forget the cached model (tests that recreate the database). */
-export function forgetCachedModel(): void {
-  cached = EMPTY;
 }

@@ -3,7 +3,7 @@
 // (full-recompute.ts) when libraries changed since the current model. Scores come from
 // match-score.ts under the current model (model.ts); see docs/matching.md.
 import { DeadlockException, type EntityManager } from '@mikro-orm/postgresql';
-import { INTENTS, type Intent } from '@shared/index';
+import type { Intent } from '@shared/index';
 import { intArray, type Row, sql } from '../db/sql';
 import {
   ALL_INTENTS_MASK,
@@ -27,6 +27,7 @@ import {
   type Neighbourhood,
   type TasteStore,
   tasteRow,
+  withNeighbourhoods,
 } from './taste-vector';
 
 export type { RecomputeResult } from './full-recompute';
@@ -214,13 +215,12 @@ async function recomputeUserOnce(em: EntityManager, userId: number): Promise<Rec
     // One recompute per user at a time; a concurrent one waits and then redoes the work.
     await sql('select pg_advisory_xact_lock(?::int, ?::int)', [COMPUTE_LOCK, userId]);
     const mine = { ...tasteRow((await loadLibraries(sql, [userId])).get(userId) ?? [], rarity), owner: userId };
-    const alone = buildStore([mine], undefined);
     const { blocked, acted } = await exclusionsFor(sql, userId);
 
     // Candidates: people sharing the user's rarer shows, by partial dot product over those shows.
     const top = new TopN(CANDIDATE_SETTINGS.scored);
     if (mine.ids.length > 0) {
-      const chosen = podcastsForPostings(alone, 0, rarity.listeners);
+      const chosen = podcastsForPostings(mine.ids, rarity.listeners);
       const myWeight = new Map<number, number>();
       for (let k = 0; k < mine.ids.length; k++) myWeight.set(mine.ids[k] as number, mine.weights[k] as number);
       const postings = await sql<PostingRow>(
@@ -254,8 +254,9 @@ async function recomputeUserOnce(em: EntityManager, userId: number): Promise<Rec
     ];
     // This user's neighbourhood from their candidates (as the full recompute picks it); the pool's
     // as last stored.
+    const shows = buildStore(rows, undefined);
     const mineNb = neighbourhoodOf(
-      buildStore(rows, undefined),
+      shows,
       0,
       Int32Array.from(
         candidates.filter((id) => rowOf.has(id)),
@@ -264,7 +265,7 @@ async function recomputeUserOnce(em: EntityManager, userId: number): Promise<Rec
       (row) => poolIds[row - 1] as number,
     );
     const storedNb = await neighbourhoodsOf(sql, poolIds);
-    const store = buildStore(rows, (i) => (i === 0 ? mineNb : storedNb.get(poolIds[i - 1] as number)));
+    const store = withNeighbourhoods(shows, (i) => (i === 0 ? mineNb : storedNb.get(poolIds[i - 1] as number)));
     const ranked = rankExactly(
       store,
       0,
@@ -360,5 +361,3 @@ export async function refreshIfStale(
   const result = await recomputeAll(em, log);
   return { ran: result.users > 0 || !model, ...result };
 }
-
-export const FEED_INTENTS: readonly Intent[] = INTENTS;

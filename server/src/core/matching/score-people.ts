@@ -61,20 +61,27 @@ export class PeopleScorer {
 
   private readonly listenersOf = (podcastId: number) => this.data.listeners[this.column.get(podcastId) ?? -1] ?? 0;
 
+  /** The rows person `u` excludes, with why (BLOCKED or the intents acted on). */
+  private exclusionsOf(u: number): Map<number, number> {
+    const { exStart, exRow, exMask } = this.data;
+    const excluded = new Map<number, number>();
+    for (let k = exStart[u] as number; k < (exStart[u + 1] as number); k++) {
+      excluded.set(exRow[k] as number, exMask[k] as number);
+    }
+    return excluded;
+  }
+
   /** Pass 1 for people [from, to): their candidates and neighbourhoods, into the shared arrays. */
   findCandidates(from: number, to: number): void {
-    const { store, userIds, postStart, postRow, postWeight, exStart, exRow, exMask, candRows, candCount } = this.data;
+    const { store, userIds, postStart, postRow, postWeight, candRows, candCount } = this.data;
     const { acc, touched } = this;
     const scored = CANDIDATE_SETTINGS.scored;
     for (let u = from; u < to; u++) {
-      const excluded = new Map<number, number>();
-      for (let k = exStart[u] as number; k < (exStart[u + 1] as number); k++) {
-        excluded.set(exRow[k] as number, exMask[k] as number);
-      }
+      const excluded = this.exclusionsOf(u);
       const mineFrom = store.start[u] as number;
       const mineTo = store.start[u + 1] as number;
       let touchedCount = 0;
-      for (const podcastId of podcastsForPostings(store, u, this.listenersOf)) {
+      for (const podcastId of podcastsForPostings(store.ids.subarray(mineFrom, mineTo), this.listenersOf)) {
         const c = this.column.get(podcastId) as number;
         let w = 0;
         for (let k = mineFrom; k < mineTo; k++) {
@@ -119,14 +126,11 @@ export class PeopleScorer {
 
   /** Pass 2: rows of feed_candidates for people [from, to) as COPY text, and how many rows. */
   scoreRange(from: number, to: number): { text: string; rows: number } {
-    const { store, userIds, active, exStart, exRow, exMask, candRows, candCount, candShows } = this.data;
+    const { store, userIds, active, candRows, candCount, candShows } = this.data;
     const scored = CANDIDATE_SETTINGS.scored;
     const lines: string[] = [];
     for (let u = from; u < to; u++) {
-      const excluded = new Map<number, number>();
-      for (let k = exStart[u] as number; k < (exStart[u + 1] as number); k++) {
-        excluded.set(exRow[k] as number, exMask[k] as number);
-      }
+      const excluded = this.exclusionsOf(u);
       const ranked = rankExactly(
         store,
         u,
@@ -148,8 +152,8 @@ export class PeopleScorer {
 }
 
 /** The stored explanation: up to `sharedKept` shared shows, largest contribution first. */
-export function sharedIds(store: TasteStore, a: number, b: number, other: TasteStore = store): number[] {
-  return sharedPodcasts(store, a, other, b)
+export function sharedIds(store: TasteStore, a: number, b: number): number[] {
+  return sharedPodcasts(store, a, store, b)
     .slice(0, CANDIDATE_SETTINGS.sharedKept)
     .map((s) => s.podcastId);
 }
