@@ -452,12 +452,6 @@ async function swapIn(
       'alter table feed_candidates rename constraint feed_candidates_next_pkey to feed_candidates_pkey',
     );
     await client.query('alter index feed_candidates_next_candidate_id rename to feed_candidates_candidate_id_index');
-    for (const column of ['user_id', 'candidate_id']) {
-      await client.query(
-        `alter table feed_candidates add constraint feed_candidates_${column}_foreign foreign key (${column})
-           references users (id) on update cascade on delete cascade not valid`,
-      );
-    }
     await client.query(
       `insert into feed_candidate_runs (user_id, computed_at) select id, $1 from users where created_at <= $1
        on conflict (user_id) do update set computed_at = excluded.computed_at

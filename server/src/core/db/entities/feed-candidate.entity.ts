@@ -10,8 +10,9 @@ export const FeedCandidateSchema = defineEntity({
   name: 'FeedCandidate',
   tableName: 'feed_candidates',
   properties: {
-    userId: p.manyToOne(UserSchema).mapToPk().fieldName('user_id').deleteRule('cascade').primary(),
-    candidateId: p.manyToOne(UserSchema).mapToPk().fieldName('candidate_id').deleteRule('cascade').primary().index(),
+    // No foreign keys: derived data, rebuilt and swapped in by the full recompute (Migration20261123230000).
+    userId: p.integer().fieldName('user_id').primary(),
+    candidateId: p.integer().fieldName('candidate_id').primary().index(),
     /** Match % (0-100), symmetric: the row (a, b) and the row (b, a) carry the same value. */
     score: p.smallint(),
     /** The uncalibrated similarity, a tie-break finer than the rounded percentage. */
