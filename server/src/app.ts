@@ -9,6 +9,7 @@ import { feedRoutes } from './features/feed/feed.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { matchesRoutes } from './features/matches/matches.routes';
 import { podcastsRoutes } from './features/podcasts/podcasts.routes';
+import { profilesRoutes } from './features/profiles/profiles.routes';
 import { spotifyRoutes } from './features/spotify/spotify.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { authenticate } from './http/authenticate';
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(chatRoutes(deps));
   app.use(spotifyRoutes(deps));
   app.use(podcastsRoutes(deps));
+  app.use(profilesRoutes());
   app.use('/api', apiNotFound);
 
   app.use('/media', express.static(deps.config.mediaDir, { maxAge: '1h', fallthrough: false, dotfiles: 'deny' }));

@@ -12,5 +12,6 @@ export * from './schemas/jobs';
 export * from './schemas/matches';
 export * from './schemas/messages';
 export * from './schemas/podcasts';
+export * from './schemas/profile-details';
 export * from './schemas/spotify';
 export * from './schemas/user';

@@ -55,6 +55,7 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   // A code nobody issued: refused as expired, which is the right answer for anyone.
   spotifyExchange: () => ({ body: { code: 'x'.repeat(43) }, ok: 400 }),
   getUser: () => ({}),
+  profileDetails: () => ({}),
   updateUser: () => ({ body: { displayName: 'Renamed' } }),
   generateAvatar: () => ({}),
   feed: () => ({}),

@@ -5,6 +5,7 @@ import { healthApi } from './health';
 import { matchesApi } from './matches';
 import { messagesApi } from './messages';
 import { podcastsApi } from './podcasts';
+import { profilesApi } from './profiles';
 import { spotifyApi } from './spotify';
 import { usersApi } from './users';
 
@@ -18,6 +19,7 @@ export const api = {
   ...matchesApi,
   ...messagesApi,
   ...podcastsApi,
+  ...profilesApi,
   ...spotifyApi,
 } as const;
 

@@ -1,0 +1,114 @@
+// Another person's profile page (SPEC section 2, Profile details): their presentation for the
+// intent in view, what they listen to, and what the viewer shares with them. Hidden podcasts never
+// appear; who may ask is the `viewer` access rule (docs/auth.md).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  commonPodcastsShown,
+  type Intent,
+  PROFILE_DETAILS_LIMIT,
+  type ProfileDetails,
+  type RecentListen,
+} from '@shared/index';
+import { blockedEitherWay, sql } from '../../core/db/sql';
+import { toPublicUser } from '../../core/presenters/user.presenter';
+import { sharedPodcastsWith } from '../matches/match.service';
+import { publicUserRow } from '../users/user.service';
+
+interface PodcastRow {
+  id: number;
+  name: string;
+  creator: string | null;
+  image_url: string | null;
+}
+const podcastOf = (row: PodcastRow) => ({ id: row.id, name: row.name, creator: row.creator, imageUrl: row.image_url });
+
+/** The pair's live mutual match in the intent, and the match %: the match's, else the stored score. */
+async function matchBetween(em: EntityManager, viewerId: number, userId: number, intent: Intent) {
+  const [match] = await sql<{ id: number; match_percentage: number }>(
+    em,
+    `select m.id, m.match_percentage from matches m
+      where m.user1_id = least(?::int, ?::int) and m.user2_id = greatest(?::int, ?::int) and m.intent = ?
+        and m.mutual_at is not null and m.unmatched_at is null
+        and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}`,
+    [viewerId, userId, viewerId, userId, intent],
+  );
+  if (match) return { match: { id: match.id }, matchPercentage: match.match_percentage };
+  const [stored] = await sql<{ score: number }>(
+    em,
+    `select score from feed_candidates where (user_id = ? and candidate_id = ?) or (user_id = ? and candidate_id = ?)
+      order by user_id = ? desc limit 1`,
+    [viewerId, userId, userId, viewerId, viewerId],
+  );
+  return { match: null, matchPercentage: stored ? Number(stored.score) : 0 };
+}
+
+export async function profileDetails(
+  em: EntityManager,
+  viewerId: number,
+  userId: number,
+  intent: Intent,
+): Promise<ProfileDetails> {
+  const self = viewerId === userId;
+  const user = toPublicUser(await publicUserRow(em, userId, intent), intent);
+  const pair = self ? { match: null, matchPercentage: 100 } : await matchBetween(em, viewerId, userId, intent);
+
+  const topCategories = await sql<{ name: string; count: number }>(
+    em,
+    `select coalesce(p.category, p.categories[1]) as name, count(*)::int as count
+       from user_podcasts up join podcasts p on p.id = up.podcast_id
+      where up.user_id = ? and not up.hidden and coalesce(p.category, p.categories[1]) is not null
+      group by 1 order by count desc, name limit ?`,
+    [userId, PROFILE_DETAILS_LIMIT],
+  );
+  const topPodcasts = await sql<PodcastRow & { times_listened: number }>(
+    em,
+    `select p.id, p.name, p.creator, p.image_url, up.times_listened
+       from user_podcasts up join podcasts p on p.id = up.podcast_id
+      where up.user_id = ? and not up.hidden
+      order by up.times_listened desc, up.last_listened desc nulls last, p.name, p.id limit ?`,
+    [userId, PROFILE_DETAILS_LIMIT],
+  );
+  // The episode named by the entry's last_episode (a title), when the catalog has it.
+  const recent = await sql<
+    PodcastRow & {
+      last_listened: Date;
+      last_episode: string | null;
+      episode_number: number | null;
+      description: string | null;
+    }
+  >(
+    em,
+    `select p.id, p.name, p.creator, p.image_url, up.last_listened, up.last_episode, e.episode_number, e.description
+       from user_podcasts up join podcasts p on p.id = up.podcast_id
+       left join lateral (
+         select episode_number, description from podcast_episodes
+          where podcast_id = up.podcast_id and title = up.last_episode
+          order by published_at desc nulls last limit 1
+       ) e on true
+      where up.user_id = ? and not up.hidden and up.last_listened is not null
+      order by up.last_listened desc, p.id limit ?`,
+    [userId, PROFILE_DETAILS_LIMIT],
+  );
+  const recentListens: RecentListen[] = recent.map((row) => ({
+    podcast: podcastOf(row),
+    listenedAt: new Date(row.last_listened).toISOString(),
+    episodeTitle: row.last_episode,
+    episodeNumber: row.episode_number,
+    description: row.description,
+  }));
+
+  const shared = self ? undefined : (await sharedPodcastsWith(em, viewerId, [userId])).get(userId);
+  const count = shared?.count ?? 0;
+  return {
+    user,
+    matchPercentage: pair.matchPercentage,
+    match: pair.match,
+    topCategories,
+    topPodcasts: topPodcasts.map((row) => ({ ...podcastOf(row), timesListened: row.times_listened })),
+    recentListens,
+    common: {
+      podcasts: (shared?.podcasts ?? []).slice(0, commonPodcastsShown(count, pair.matchPercentage)),
+      count,
+    },
+  };
+}
