@@ -163,6 +163,8 @@ try {
       REDIS_URL: redisUrl,
       MEDIA_DIR: path.join(root, '.data/test/media'),
       LOG_LEVEL: 'warn',
+      // Demo people answer likes within seconds, not minutes (docs/matches.md, "Demo people").
+      DEMO_REPLY_DELAY_SECONDS: '1-3',
       SPOTIFY_CLIENT_ID: 'stand-in-client-id',
       SPOTIFY_REDIRECT_URI: `http://127.0.0.1:${port}/api/spotify/callback`,
       SPOTIFY_ACCOUNTS_URL: spotifyUrl,

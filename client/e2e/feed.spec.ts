@@ -46,7 +46,7 @@ async function waitForCards(page: Page) {
   }).toPass({ timeout: 30_000 });
 }
 
-test('feed: a card with name and match %, a demo like is mutual, drags navigate', async ({ page }) => {
+test("feed: a card with name and match %, a like on SPEC's demo user is mutual, drags navigate", async ({ page }) => {
   test.setTimeout(90_000);
   await devLogin(page);
   await addShows(page);
@@ -56,7 +56,17 @@ test('feed: a card with name and match %, a demo like is mutual, drags navigate'
   await expect(name).not.toHaveText('');
   await expect(page.getByTestId('feed-percentage')).toHaveText(/^\d{1,3}%$/);
 
-  // Every seeded person is a demo person: a like is mutual at once, the toast shows, Matches opens.
+  // SPEC's demo user (Maya, SPEC_DEMO_USERNAME): a like is mutual at once, the toast shows, Matches
+  // opens. (Every other demo person answers later: demo-likes.spec.ts.)
+  const feed = await page.evaluate(async (keys) => {
+    const headers = { Authorization: `Bearer ${localStorage.getItem(keys.token)}` };
+    const res = await fetch(`/api/users/${localStorage.getItem(keys.userId)}/feed?intent=romantic`, { headers });
+    return (await res.json()) as { displayName: string | null }[];
+  }, STORAGE_KEYS);
+  const maya = feed.findIndex((item) => item.displayName === 'Maya');
+  expect(maya, "SPEC's demo user is in this feed").toBeGreaterThanOrEqual(0);
+  for (let i = 0; i < maya; i++) await page.keyboard.press('ArrowUp');
+  await expect(name).toHaveText('Maya');
   await page.getByRole('button', { name: 'Like' }).click();
   await expect(toasts(page).getByText('Your frequencies are aligned!')).toBeVisible();
   await expect(page).toHaveURL((url) => url.pathname === '/matches');

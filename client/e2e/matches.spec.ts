@@ -151,12 +151,13 @@ test('two people like each other from the feed and both see the match appear wit
     await b.page.getByRole('button', { name: 'Like' }).click();
     await openMatches(b);
 
-    // A likes B on the feed: mutual. A gets the toast and lands on /matches; B's open matches
-    // page shows A without a reload.
+    // A likes B on the feed: mutual. A gets the toast and stays on the feed (only SPEC's demo user
+    // opens Matches); B's open matches page shows A without a reload.
     await feedShows(a, b);
     await a.page.getByRole('button', { name: 'Like' }).click();
     await expect(a.page.getByText('Your frequencies are aligned!').first()).toBeVisible();
-    await expect(a.page).toHaveURL((url) => url.pathname === '/matches');
+    expect(new URL(a.page.url()).pathname).toBe('/');
+    await a.page.getByTestId('nav-matches').click();
     await expect(cardOf(a.page, b.name)).toBeVisible();
     await expect(cardOf(b.page, a.name)).toBeVisible();
     await expect(b.page.getByText('Your frequencies are aligned!').first()).toBeVisible();

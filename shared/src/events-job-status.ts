@@ -21,6 +21,10 @@ export const JOB_ERROR_TEXTS = {
   'matches.recompute': {
     unknown: 'Your matches could not be updated. Please try again later.',
   },
+  // Nobody is told about it (no notifyUser): a demo person's answer to a like.
+  'demo.likeBack': {
+    unknown: 'A demo person could not answer your like.',
+  },
 } as const satisfies { [N in JobName]: { unknown: string } & Record<string, string> };
 
 /** The failure codes of job `N` (every job has 'unknown'). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IntentSchema } from './schemas/common';
 
 export interface JobOptions {
   attempts: number;
@@ -77,6 +78,23 @@ export const jobs = {
     result: z.object({ users: z.number().int(), rows: z.number().int() }),
     options: { attempts: 3, backoffMs: 2000 },
     dedupeKey: (p) => (p.scope === 'user' ? `matches.recompute:${p.userId}` : `matches.recompute:${p.scope}`),
+  }),
+  /**
+   * A demo person (not the SPEC demo user) answers a like, some time after it (docs/matches.md, "Demo
+   * people"): likes back with a probability that grows with the match %, drawn once per pair and
+   * intent. Runs on the media queue (short jobs), delayed when enqueued.
+   */
+  demoLikeBack: defineJob({
+    name: 'demo.likeBack',
+    queue: QUEUES.media,
+    payload: z.object({
+      demoId: z.number().int().positive(),
+      likerId: z.number().int().positive(),
+      intent: IntentSchema,
+    }),
+    result: z.object({ likedBack: z.boolean(), mutual: z.boolean() }),
+    options: { attempts: 3, backoffMs: 2000 },
+    dedupeKey: (p) => `demo.likeBack:${p.demoId}:${p.likerId}:${p.intent}`,
   }),
 } as const;
 

@@ -24,6 +24,8 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     // Workers started by tests do not schedule the periodic full recompute unless a test asks.
     MATCHES_RECOMPUTE_EVERY_MINUTES: '0',
     MATCHES_REFRESH_CHECK_SECONDS: '0',
+    // Demo people answer likes within a second or two, not minutes (docs/matches.md).
+    DEMO_REPLY_DELAY_SECONDS: '1-2',
     ...overrides,
   };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];

@@ -9,6 +9,7 @@ import {
   MatchListSchema,
   MatchViewSchema,
   ReportBodySchema,
+  UndoPassBodySchema,
   UpdateMatchBodySchema,
   UserMatchParamsSchema,
 } from '../schemas/matches';
@@ -53,6 +54,18 @@ export const matchesApi = {
     access: 'user',
     body: CreateMatchBodySchema,
     response: CreateMatchResponseSchema,
+  }),
+  /**
+   * Takes back the caller's own most recent pass (on body.userId in body.intent), within
+   * UNDO_PASS_SERVER_WINDOW_SECONDS: the person returns to the caller's feed. Anything else (a like,
+   * an older pass, someone else's) is 404.
+   */
+  undoPass: defineEndpoint({
+    method: 'POST',
+    path: '/api/matches/undo-pass',
+    access: 'user',
+    body: UndoPassBodySchema,
+    response: OkResponseSchema,
   }),
   updateMatch: defineEndpoint({
     method: 'PUT',

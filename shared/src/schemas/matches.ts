@@ -7,6 +7,17 @@ import { PublicUserSchema } from './user';
 export const REPORT_REASONS = ['spam', 'harassment', 'inappropriate', 'fake_profile', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
+/**
+ * SPEC section 4's one demo user ("id 82, or the username ..."): the seeded demo person whose like
+ * back is instant (the like answers with a mutual match and the app opens Matches). Every other
+ * demo person answers later, like a person would (docs/matches.md, "Demo people").
+ */
+export const SPEC_DEMO_USERNAME = 'demo.maya';
+
+/** How long after a pass its undo is offered (UNDO_PASS_SECONDS on screen; the server allows a little more). */
+export const UNDO_PASS_SECONDS = 6;
+export const UNDO_PASS_SERVER_WINDOW_SECONDS = 60;
+
 export const MatchesQuerySchema = z.object({ intent: IntentSchema.optional() });
 
 export const MatchIdParamsSchema = z.strictObject({ matchId: IdSchema });
@@ -52,7 +63,19 @@ export type MatchView = z.infer<typeof MatchViewSchema>;
 
 export const MatchListSchema = z.array(MatchViewSchema);
 
-export const CreateMatchResponseSchema = MatchViewSchema;
+/**
+ * The like's answer. `instantDemoMatch`: the like was on SPEC's demo user (SPEC_DEMO_USERNAME), whose
+ * match is instant and after which the app opens Matches (SPEC section 4); false for everyone else.
+ */
+export const CreateMatchResponseSchema = MatchViewSchema.extend({ instantDemoMatch: z.boolean() });
+export type CreateMatchResponse = z.infer<typeof CreateMatchResponseSchema>;
+
+/** Takes back the caller's most recent pass, on `userId` in `intent` (docs/matches.md, "Undo"). */
+export const UndoPassBodySchema = z.strictObject({
+  userId: z.number().int().positive(),
+  intent: IntentSchema,
+});
+export type UndoPassBody = z.infer<typeof UndoPassBodySchema>;
 
 export const UpdateMatchBodySchema = z.strictObject({ isFavorite: z.boolean() });
 

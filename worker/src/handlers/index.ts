@@ -1,5 +1,6 @@
 import { type JobKey, jobs } from '@shared/index';
 import { avatarGenerate } from './avatar-generate.job';
+import { demoLikeBack } from './demo-like-back.job';
 import type { JobHandler } from './handler';
 import { matchesRecompute } from './matches-recompute.job';
 import { podcastsSync } from './podcasts-sync.job';
@@ -9,6 +10,7 @@ export const handlers: { [K in JobKey]: JobHandler<K> } = {
   avatarGenerate,
   podcastsSync,
   matchesRecompute,
+  demoLikeBack,
 };
 
 /** Job name (as stored in BullMQ) to definition key. */

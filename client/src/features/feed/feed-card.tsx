@@ -1,8 +1,11 @@
-import { INTENT_INFO, type Intent } from '@shared/constants';
+import type { Intent } from '@shared/constants';
 import type { FeedItem } from '@shared/schemas/feed';
 import { animate, motion, type PanInfo, useMotionValue } from 'framer-motion';
 import { useRef, useState } from 'react';
+import { PersonPicture } from '@/components/person-picture';
 import { PodcastArtwork } from '@/components/podcast-artwork';
+import { VideoPlayer } from '@/components/video-player';
+import { intentTextColor } from '@/lib/theme';
 import { toast } from '@/lib/toast';
 import {
   type DragDecision,
@@ -39,7 +42,7 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
   const tagline = feedTagline(item, intent);
   const avatar = feedAvatar(item);
   const video = videoFailed ? null : feedVideo(item);
-  const color = INTENT_INFO[intent].color;
+  const color = intentTextColor(intent);
 
   const handleDrag = (_event: unknown, info: PanInfo) => {
     dragged.current = true;
@@ -89,14 +92,10 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
         className="relative aspect-[3/4] w-full cursor-grab select-none overflow-hidden rounded-3xl border border-white/10 bg-zinc-900 shadow-2xl active:cursor-grabbing"
       >
         {video ? (
-          <video
-            key={video}
+          <VideoPlayer
             src={video}
             poster={avatar}
-            autoPlay
-            loop
-            muted
-            playsInline
+            title={`${name}'s video intro`}
             onError={() => {
               setVideoFailed(true);
               toast({
@@ -105,13 +104,14 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
                 description: 'Failed to load video. Please try again later.',
               });
             }}
-            className="pointer-events-none absolute inset-0 size-full object-cover"
+            className="pointer-events-none absolute inset-0 size-full border-0 object-cover"
             data-testid="feed-video"
           />
         ) : (
-          <img
-            src={avatar}
-            alt=""
+          <PersonPicture
+            name={name}
+            picture={item.profilePicture}
+            profilePicture={item.profile?.profilePicture}
             draggable={false}
             className="pointer-events-none absolute inset-0 size-full object-cover"
             data-testid="feed-picture"
@@ -136,8 +136,8 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
             <span className="mt-1 line-clamp-2 block text-sm text-zinc-200">{tagline}</span>
           </button>
           {item.sharedPodcasts.length > 0 ? (
-            <details className="mt-3 text-sm text-zinc-200" onPointerDownCapture={(e) => e.stopPropagation()}>
-              <summary className="cursor-pointer font-semibold text-white">
+            <details className="mt-1 text-sm text-zinc-200" onPointerDownCapture={(e) => e.stopPropagation()}>
+              <summary className="min-h-11 cursor-pointer py-3 font-semibold text-white">
                 Why you match · {sharedShowsLabel(item.sharedPodcasts.length)}
               </summary>
               {/* Chips that wrap: every shared show readable at once, no small scroll box. */}

@@ -1,7 +1,7 @@
 import { api } from '@shared/api';
 import type { Intent } from '@shared/constants';
 import type { FeedItem } from '@shared/schemas/feed';
-import type { MatchView } from '@shared/schemas/matches';
+import type { CreateMatchResponse } from '@shared/schemas/matches';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
@@ -71,7 +71,7 @@ export interface MatchActionInput {
 }
 
 /** POST /api/matches for a like (liked true) or a pass (liked false); failures show the SPEC toast. */
-export function useMatchAction(onDone: (match: MatchView, input: MatchActionInput) => void) {
+export function useMatchAction(onDone: (match: CreateMatchResponse, input: MatchActionInput) => void) {
   const session = useAtomValue(sessionAtom);
   const queryClient = useQueryClient();
   return useMutation({
@@ -97,6 +97,29 @@ export function useMatchAction(onDone: (match: MatchView, input: MatchActionInpu
         variant: 'destructive',
         title: 'Error',
         description: errorMessage(error, 'Failed to record match action'),
+      });
+    },
+  });
+}
+
+/**
+ * Takes back the caller's last pass (POST /api/matches/undo-pass): the person is in the feed again.
+ * The feed list itself is kept (the screen puts the person back in front); the counts refresh.
+ */
+export function useUndoPass(onDone: (input: MatchActionInput) => void) {
+  const session = useAtomValue(sessionAtom);
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ item, intent }: MatchActionInput) => apiRequest(api.undoPass, { body: { userId: item.id, intent } }),
+    onSuccess: (_ok, input) => {
+      onDone(input);
+      if (session) void invalidateAfterMatch(queryClient, session.userId, { feed: false });
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: 'Could not undo',
+        description: errorMessage(error, 'That pass can no longer be undone.'),
       });
     },
   });

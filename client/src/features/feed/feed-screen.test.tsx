@@ -1,6 +1,6 @@
 import type { Intent } from '@shared/constants';
 import type { FeedItem } from '@shared/schemas/feed';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
@@ -33,8 +33,12 @@ function item(id: number, displayName: string, matchPercentage: number): FeedIte
 const people = [item(21, 'Nova 🎧\uE000', 88), item(22, 'Quinn', 64)];
 const counts = { romantic: 2, platonic: 0, professional: 0 };
 
-function matchView(user2Id: number, mutual: boolean) {
-  return makeMatchView({ viewerId: 7, otherId: user2Id, id: 500 + user2Id, user2Liked: mutual, isMutualMatch: mutual });
+/** A like's answer; `instantDemoMatch`: the like was on SPEC's demo user. */
+function matchView(user2Id: number, mutual: boolean, instantDemoMatch = false) {
+  return {
+    ...makeMatchView({ viewerId: 7, otherId: user2Id, id: 500 + user2Id, user2Liked: mutual, isMutualMatch: mutual }),
+    instantDemoMatch,
+  };
 }
 
 type Override = (url: string, init: RequestInit) => Response | undefined;
@@ -117,7 +121,7 @@ describe('FeedScreen', () => {
     await screen.findByText('Nova');
     expect(screen.queryByTestId('keyboard-hint')).toBeNull();
     fireEvent.keyDown(window, { key: 'Tab' });
-    expect((await screen.findByTestId('keyboard-hint')).textContent).toMatch(/next.*previous.*like.*pass/);
+    expect((await screen.findByTestId('keyboard-hint')).textContent).toMatch(/next.*previous.*like.*pass.*Z.*undo/);
     fireEvent.pointerDown(window);
     await waitFor(() => expect(screen.queryByTestId('keyboard-hint')).toBeNull());
   });
@@ -128,7 +132,8 @@ describe('FeedScreen', () => {
     renderFeed();
     await screen.findByText('Ivy');
     expect(screen.getByText('Why you match · 3 shared shows')).toBeTruthy();
-    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Show 1', 'Show 2', 'Show 3']);
+    const shared = within(screen.getByRole('list', { name: 'Shared shows' }));
+    expect(shared.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Show 1', 'Show 2', 'Show 3']);
   });
 
   it('Arrow Up shows the next card and wraps around; Arrow Down the previous', async () => {
@@ -192,8 +197,8 @@ describe('FeedScreen', () => {
     expect(bodyOf(fetchMock, '/api/matches')?.user1Liked).toBe(false);
   });
 
-  it('a mutual like shows the toast once and opens /matches', async () => {
-    serve((url) => (url === '/api/matches' ? jsonResponse(matchView(21, true)) : undefined));
+  it("a like on SPEC's demo user shows the toast once and opens /matches", async () => {
+    serve((url) => (url === '/api/matches' ? jsonResponse(matchView(21, true, true)) : undefined));
     const router = renderFeed();
     fireEvent.click(await screen.findByRole('button', { name: 'Like' }));
     await screen.findByText('matches page');
@@ -201,6 +206,50 @@ describe('FeedScreen', () => {
     const toasts = appStore.get(toastsAtom);
     expect(toasts).toHaveLength(1);
     expect(toasts[0]?.title).toBe('Your frequencies are aligned!');
+  });
+
+  it('any other mutual like shows the toast and stays on the feed, with the next card', async () => {
+    serve((url) => (url === '/api/matches' ? jsonResponse(matchView(21, true)) : undefined));
+    const router = renderFeed();
+    fireEvent.click(await screen.findByRole('button', { name: 'Like' }));
+    await waitFor(() => expect(screen.getByTestId('feed-name').textContent).toBe('Quinn'));
+    expect(router.state.location.pathname).toBe('/');
+    expect(appStore.get(toastsAtom).map((t) => t.title)).toEqual(['Your frequencies are aligned!']);
+  });
+
+  it('undoes the last pass with the Undo button or Z: the person is back in front, erased on the server', async () => {
+    const fetchMock = serve((url) => {
+      if (url === '/api/matches') return jsonResponse({ ...matchView(21, false), user1Liked: false });
+      if (url === '/api/matches/undo-pass') return jsonResponse({ ok: true });
+      return undefined;
+    });
+    renderFeed();
+    await screen.findByText('Nova');
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Pass' }));
+    await waitFor(() => expect(screen.getByTestId('feed-name').textContent).toBe('Quinn'));
+    expect(screen.getByTestId('undo-pass').textContent).toContain('Passed Nova');
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(screen.getByTestId('feed-name').textContent).toBe('Nova'));
+    expect(bodyOf(fetchMock, '/api/matches/undo-pass')).toEqual({ userId: 21, intent: 'romantic' });
+    expect(screen.queryByTestId('undo-pass')).toBeNull();
+
+    // The keyboard: P passes, Z takes it back.
+    fireEvent.keyDown(window, { key: 'p' });
+    await waitFor(() => expect(screen.getByTestId('feed-name').textContent).toBe('Quinn'));
+    fireEvent.keyDown(window, { key: 'z' });
+    await waitFor(() => expect(screen.getByTestId('feed-name').textContent).toBe('Nova'));
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/matches/undo-pass')).toHaveLength(2);
+  });
+
+  it('offers no undo after a like, and Z does nothing then', async () => {
+    const fetchMock = serve((url) => (url === '/api/matches' ? jsonResponse(matchView(21, false)) : undefined));
+    renderFeed();
+    fireEvent.click(await screen.findByRole('button', { name: 'Like' }));
+    await waitFor(() => expect(screen.getByTestId('feed-name').textContent).toBe('Quinn'));
+    expect(screen.queryByTestId('undo-pass')).toBeNull();
+    fireEvent.keyDown(window, { key: 'z' });
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/matches/undo-pass')).toBe(false);
   });
 
   it('a failed match action shows the error toast', async () => {

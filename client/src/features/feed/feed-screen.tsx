@@ -1,19 +1,23 @@
 import { INTENT_INFO, type Intent } from '@shared/constants';
 import { displayName as displayNameOf } from '@shared/display-name';
 import type { FeedItem } from '@shared/schemas/feed';
-import type { MatchView } from '@shared/schemas/matches';
+import { type CreateMatchResponse, UNDO_PASS_SECONDS } from '@shared/schemas/matches';
 import { useQueryClient } from '@tanstack/react-query';
-import { LibraryBig, SearchX, SlidersHorizontal, TriangleAlert } from 'lucide-react';
+import { motion } from 'framer-motion';
+import { LibraryBig, SearchX, SlidersHorizontal, TriangleAlert, Undo2 } from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
+import { intentTextColor } from '@/lib/theme';
 import { toast } from '@/lib/toast';
 import { useCurrentUser, useSaveIntent, useUpdateCurrentUser } from '@/lib/user-queries';
+import { type CardMotion, useCardMotion } from './card-motion';
 import { FeedCard } from './feed-card';
-import { invalidateAfterMatch, type MatchActionInput, useFeed, useMatchAction } from './feed-queries';
+import { FeedCoachMark } from './feed-coach-mark';
+import { invalidateAfterMatch, type MatchActionInput, useFeed, useMatchAction, useUndoPass } from './feed-queries';
 import { feedAvatar, feedDisplayName, isFirstVisit } from './feed-utils';
 import { FloatingMatchCard } from './match-card';
 import { announceMutualMatch } from './mutual-match-toast';
@@ -25,7 +29,7 @@ interface FeedScreenProps {
 }
 
 const KEYBOARD_HINT =
-  'Keyboard: Arrow Up for the next profile, Arrow Down for the previous one, L or Enter to like, P or Backspace to pass.';
+  'Keyboard: Arrow Up for the next profile, Arrow Down for the previous one, L or Enter to like, P or Backspace to pass, Z to undo a pass.';
 
 /** Step of the empty state's minimum match percentage control. */
 const MIN_MATCH_STEP = 5;
@@ -50,6 +54,13 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
   const [removed, setRemoved] = useState<ReadonlySet<number>>(() => new Set());
   const [seen, setSeen] = useState<{ data: FeedItem[] | undefined; intent: Intent }>({ data: undefined, intent });
   const [announcement, setAnnouncement] = useState('');
+  // A person whose pass was undone, shown in front of the list until the feed is loaded again.
+  const [front, setFront] = useState<FeedItem | null>(null);
+  // The last pass, which an Undo control offers to take back for UNDO_PASS_SECONDS.
+  const [lastPass, setLastPass] = useState<MatchActionInput | null>(null);
+  const cardMotion = useCardMotion();
+  // The running exit animation of the card being liked or passed: its removal waits for it.
+  const leaving = useRef<Promise<unknown>>(Promise.resolve());
 
   // New data: another intent starts at the first card; a refetch of the same intent (scores are
   // recomputed in the background) keeps the person on screen where they are in the new list.
@@ -60,33 +71,68 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
     setSeen({ data: feed.data, intent });
     setIndex(Math.max(0, at));
     setRemoved(new Set());
+    setFront(null);
   }
 
-  const items = (feed.data ?? []).filter((item) => !removed.has(item.id));
+  const rest = (feed.data ?? []).filter((item) => !removed.has(item.id) && item.id !== front?.id);
+  const items = front && !removed.has(front.id) ? [front, ...rest] : rest;
   const current = items.length > 0 ? items[Math.min(index, items.length - 1)] : undefined;
 
   const onMatched = useCallback(
-    (match: MatchView, input: MatchActionInput) => {
-      setRemoved((prev) => new Set(prev).add(input.item.id));
-      if (match.isMutualMatch) {
-        announceMutualMatch(match);
-        // Every mutual match made from the feed (demo people are mutual at once) opens Matches.
-        navigate('/matches');
-      } else {
-        setAnnouncement(input.liked ? `Liked ${feedDisplayName(input.item)}` : `Passed ${feedDisplayName(input.item)}`);
-      }
+    (match: CreateMatchResponse, input: MatchActionInput) => {
+      // The card leaves once its exit animation is over; the next one then slides in.
+      void leaving.current.then(() => setRemoved((prev) => new Set(prev).add(input.item.id)));
+      const name = feedDisplayName(input.item);
+      setLastPass(input.liked ? null : input);
+      if (match.isMutualMatch) announceMutualMatch(match);
+      // Only SPEC's demo user (an instant match) opens Matches; every other like stays on the feed,
+      // and a match made later arrives over the socket with its toast (realtime bridge).
+      if (match.isMutualMatch && match.instantDemoMatch) navigate('/matches');
+      else if (match.isMutualMatch) setAnnouncement(`It's a match with ${name}`);
+      else setAnnouncement(input.liked ? `Liked ${name}` : `Passed ${name}`);
     },
     [navigate],
   );
   const matchAction = useMatchAction(onMatched);
 
+  const onUndone = useCallback((input: MatchActionInput) => {
+    setLastPass(null);
+    setRemoved((prev) => {
+      const next = new Set(prev);
+      next.delete(input.item.id);
+      return next;
+    });
+    setFront(input.item);
+    setIndex(0);
+    setAnnouncement(`${feedDisplayName(input.item)} is back`);
+  }, []);
+  const undoPass = useUndoPass(onUndone);
+
   const act = useCallback(
     (liked: boolean) => {
       if (!current || matchAction.isPending) return;
-      matchAction.mutate({ item: current, liked, intent });
+      leaving.current = cardMotion.exit(liked);
+      setLastPass(null);
+      matchAction.mutate(
+        { item: current, liked, intent },
+        // Refused: the card comes back.
+        { onError: () => void leaving.current.then(() => cardMotion.back()) },
+      );
     },
-    [current, matchAction, intent],
+    [current, matchAction, intent, cardMotion],
   );
+
+  const undo = useCallback(() => {
+    if (!lastPass || undoPass.isPending || lastPass.intent !== intent) return;
+    undoPass.mutate(lastPass);
+  }, [lastPass, undoPass, intent]);
+
+  // The undo is offered for a few seconds after a pass.
+  useEffect(() => {
+    if (!lastPass) return;
+    const timer = setTimeout(() => setLastPass(null), UNDO_PASS_SECONDS * 1000);
+    return () => clearTimeout(timer);
+  }, [lastPass]);
 
   const step = useCallback(
     (delta: 1 | -1) => {
@@ -116,9 +162,9 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
 
   // The shortcuts always act on what is on screen: the handlers are refreshed before the browser
   // paints (a listener from an earlier render would still see the list before it loaded).
-  const keys = useRef({ step, act });
+  const keys = useRef({ step, act, undo });
   useLayoutEffect(() => {
-    keys.current = { step, act };
+    keys.current = { step, act, undo };
   });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -129,6 +175,7 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
       else if (key === 'ArrowDown') keys.current.step(-1);
       else if (key === 'l' || key === 'L' || key === 'Enter') keys.current.act(true);
       else if (key === 'p' || key === 'P' || key === 'Backspace') keys.current.act(false);
+      else if (key === 'z' || key === 'Z') keys.current.undo();
       else return;
       event.preventDefault();
     };
@@ -150,7 +197,7 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
         <h1 data-testid="user-display-name" className="text-3xl font-bold tracking-tight text-white">
           {greetingName || '\u00a0'}
         </h1>
-        <p className="mt-1 text-sm" style={{ color: INTENT_INFO[intent].color }}>
+        <p className="mt-1 text-sm" style={{ color: intentTextColor(intent) }}>
           {firstVisit
             ? `Let's find your first ${INTENT_INFO[intent].companion}`
             : `Looking for your next ${INTENT_INFO[intent].companion}`}
@@ -164,8 +211,27 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
           <kbd className="font-sans font-semibold text-white">↑</kbd> next ·{' '}
           <kbd className="font-sans font-semibold text-white">↓</kbd> previous ·{' '}
           <kbd className="font-sans font-semibold text-white">L</kbd> like ·{' '}
-          <kbd className="font-sans font-semibold text-white">P</kbd> pass
+          <kbd className="font-sans font-semibold text-white">P</kbd> pass ·{' '}
+          <kbd className="font-sans font-semibold text-white">Z</kbd> undo pass
         </p>
+      ) : null}
+      {lastPass && lastPass.intent === intent ? (
+        <div
+          data-testid="undo-pass"
+          className="-mt-2 flex items-center justify-between gap-3 rounded-2xl border border-white/10 bg-white/[0.06] py-1 pr-1 pl-4 text-sm text-zinc-200"
+        >
+          <span className="min-w-0 truncate">Passed {feedDisplayName(lastPass.item)}</span>
+          <Button
+            size="sm"
+            variant="outline"
+            className="min-h-11 shrink-0"
+            disabled={undoPass.isPending}
+            onClick={undo}
+          >
+            <Undo2 aria-hidden="true" className="size-4" />
+            Undo
+          </Button>
+        </div>
       ) : null}
 
       {feed.isPending ? (
@@ -184,17 +250,20 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
         </FeedMessage>
       ) : current ? (
         <>
-          <FeedCard
-            key={current.id}
-            item={current}
-            intent={intent}
-            onDecision={(decision) => {
-              if (decision === 'next') step(1);
-              else if (decision === 'previous') step(-1);
-              else navigate(decision === 'profile' ? '/profile' : '/matches');
-            }}
-            onOpenDetails={(userId) => navigate(`/profile-details/${userId}`)}
-          />
+          {user ? <FeedCoachMark userId={user.id} /> : null}
+          {/* Keyed by person: each new card slides in; a liked or passed one is animated away first (act). */}
+          <CardEntrance key={current.id} motion={cardMotion}>
+            <FeedCard
+              item={current}
+              intent={intent}
+              onDecision={(decision) => {
+                if (decision === 'next') step(1);
+                else if (decision === 'previous') step(-1);
+                else navigate(decision === 'profile' ? '/profile' : '/matches');
+              }}
+              onOpenDetails={(userId) => navigate(`/profile-details/${userId}`)}
+            />
+          </CardEntrance>
           <FloatingMatchCard
             userId={current.id}
             name={feedDisplayName(current)}
@@ -210,6 +279,18 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
         <EmptyFeed />
       )}
     </div>
+  );
+}
+
+/** The card's wrapper: it slides in when it mounts; `motion` also animates it away (act). */
+function CardEntrance({ motion: cardMotion, children }: { motion: CardMotion; children: ReactNode }) {
+  useLayoutEffect(() => {
+    void cardMotion.enter();
+  }, [cardMotion]);
+  return (
+    <motion.div style={cardMotion.style} data-testid="feed-card-motion">
+      {children}
+    </motion.div>
   );
 }
 
@@ -299,7 +380,7 @@ function EmptyFeed() {
             step={MIN_MATCH_STEP}
             value={value}
             onChange={(event) => setDraft(Number(event.target.value))}
-            className="w-full accent-intent"
+            className="h-11 w-full accent-intent"
           />
           <Button size="sm" disabled={update.isPending || value === saved} onClick={save}>
             Save minimum

@@ -2,7 +2,8 @@ import type { Intent } from '@shared/constants';
 import { INTENT_INFO } from '@shared/constants';
 import { displayName } from '@shared/display-name';
 import type { FeedItem } from '@shared/schemas/feed';
-import { placeholderUrl } from '@/components/podcast-artwork';
+import { pickPicture } from '@/components/person-picture';
+import { imageSrc } from '@/lib/image-url';
 
 /** How long after sign-up the feed greets a person as new ("Welcome") rather than returning. */
 export const FIRST_VISIT_WINDOW_MS = 60 * 60 * 1000;
@@ -44,22 +45,6 @@ export function dragHint(x: number): 'matches' | 'profile' | null {
   return null;
 }
 
-/** The ring's target: the match percentage clamped to 0..100 as a fraction of the circle. */
-export function ringTarget(matchPercentage: number): number {
-  if (!Number.isFinite(matchPercentage)) return 0;
-  return Math.min(100, Math.max(0, matchPercentage)) / 100;
-}
-
-/**
- * The badge's next number while the ring animates towards `targetPercent` (0..100): the animated
- * progress (a fraction, possibly below 0 or above the target while a spring overshoots) rounded to
- * a percent, never below what is already shown, never below 0, never above the target.
- */
-export function nextBadgeCount(shown: number, progress: number, targetPercent: number): number {
-  const value = Number.isFinite(progress) ? Math.round(progress * 100) : 0;
-  return Math.max(0, Math.min(targetPercent, Math.max(shown, value)));
-}
-
 /** Display name for the card: the intent profile's, else the user's, by the one rule; never empty. */
 export function feedDisplayName(item: FeedItem): string {
   return displayName(item.profile?.displayName, item.displayName);
@@ -72,8 +57,9 @@ export function feedTagline(item: FeedItem, intent: Intent): string {
 }
 
 /** SPEC section 5 avatar order: the user's picture, the profile's picture, else the letter placeholder. */
+/** SPEC section 5's order: the user's picture, the intent profile's, then the generated avatar. */
 export function feedAvatar(item: FeedItem): string {
-  return item.profilePicture ?? item.profile?.profilePicture ?? placeholderUrl(feedDisplayName(item));
+  return imageSrc(pickPicture(item.profilePicture, item.profile?.profilePicture), feedDisplayName(item));
 }
 
 export function feedVideo(item: FeedItem): string | null {

@@ -1,7 +1,7 @@
 import { INTENT_INFO, type Intent } from '@shared/constants';
 import { Heart, MessageCircle, Paperclip, ThumbsUp, X } from 'lucide-react';
+import { MatchRing } from '@/components/match-ring';
 import { cn } from '@/lib/cn';
-import { MatchRing } from './match-ring';
 
 interface FloatingMatchCardProps {
   userId: number;

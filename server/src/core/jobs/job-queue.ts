@@ -17,7 +17,8 @@ export class JobQueue {
     return queue;
   }
 
-  async enqueue<K extends JobKey>(key: K, payload: JobPayload<K>): Promise<string> {
+  /** Queues job `key`; with `delayMs`, a worker picks it up no earlier than that many ms from now. */
+  async enqueue<K extends JobKey>(key: K, payload: JobPayload<K>, options: { delayMs?: number } = {}): Promise<string> {
     const def = jobs[key];
     const data = def.payload.parse(payload);
     const dedupeId = def.dedupeKey?.(data as never);
@@ -26,6 +27,7 @@ export class JobQueue {
       backoff: { type: 'exponential', delay: def.options.backoffMs },
       removeOnComplete: { age: def.options.keepSeconds },
       removeOnFail: { age: def.options.keepSeconds * 24 },
+      ...(options.delayMs && options.delayMs > 0 ? { delay: Math.round(options.delayMs) } : {}),
       // While an identical job is waiting or running, a second enqueue returns that job.
       ...(dedupeId ? { deduplication: { id: dedupeId } } : {}),
     });

@@ -1,18 +1,21 @@
 import { api, type Intent, rooms } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
+import { replyDelayMs } from '../../core/matches/demo-replies';
 import { badRequest, forbidden } from '../../http/errors';
 import { mount } from '../../http/route';
 import { currentIntentOf } from '../users/user.service';
 import { badgesFor } from './badges.service';
 import {
-  announceUnlessBlocked,
+  announceMutualMatch,
   block,
   decide,
   listMatches,
   markSeen,
+  rememberPass,
   report,
   setFavorite,
+  undoPass,
   unmatch,
   viewOf,
 } from './match.service';
@@ -44,15 +47,22 @@ export function matchesRoutes(deps: AppDeps): Router {
     if (body.user2Id === auth.userId) throw badRequest('You cannot like or pass yourself.');
     const result = await decide(req.em, auth.userId, body.user2Id, body.intent, body.user1Liked);
     const view = await viewOf(req.em, result.row, auth.userId);
-    if (result.becameMutual) {
-      const theirs = await viewOf(req.em, result.row, result.otherId);
-      await announceUnlessBlocked(req.em, auth.userId, result.otherId, () => {
-        deps.emitter.to(rooms.user(auth.userId)).emit('match:new', view);
-        deps.emitter.to(rooms.user(result.otherId)).emit('match:new', theirs);
-      });
-    }
+    if (result.becameMutual) await announceMutualMatch(req.em, deps.emitter, result.row, view);
     deps.badges.push(auth.userId, ...(result.becameMutual ? [result.otherId] : []));
-    return view;
+    // A demo person (other than SPEC's one) answers later, as a person would (docs/matches.md).
+    if (result.demoRepliesLater) {
+      const payload = { demoId: result.otherId, likerId: auth.userId, intent: body.intent };
+      await deps.jobs.enqueue('demoLikeBack', payload, { delayMs: replyDelayMs(deps.config.demoReplyDelay) });
+    }
+    if (!body.user1Liked) await rememberPass(deps.redis, auth.userId, body.user2Id, body.intent, result.row.id);
+    return { ...view, instantDemoMatch: result.instantDemoMatch };
+  });
+
+  // Only the caller's own most recent pass, while it is recent and still a pass; otherwise 404.
+  mount(router, api.undoPass, async ({ body, auth, req }) => {
+    await undoPass(req.em, deps.redis, auth.userId, body.userId, body.intent);
+    deps.badges.push(auth.userId);
+    return { ok: true as const };
   });
 
   // The flag is the caller's own.

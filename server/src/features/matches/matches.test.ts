@@ -135,17 +135,6 @@ describe('matches', () => {
     ).toBe(404);
   });
 
-  it('a like on a demo person is an instant mutual match', async () => {
-    const a = await person();
-    const demo = await person();
-    await exec('update users set is_demo = true where id = ?', [demo.id]);
-    const res = await decide(a, demo.id, true);
-    expect(res.json).toMatchObject({ isMutualMatch: true, user1Liked: true, user2Liked: true });
-    expect((await matches(a)).map((m) => m.matchedUser.id)).toEqual([demo.id]);
-    const pass = await decide(a, demo.id, false, 'platonic');
-    expect(pass.json.isMutualMatch).toBe(false);
-  });
-
   it('two simultaneous likes from both sides give exactly one mutual match, announced once', async () => {
     for (let round = 0; round < 25; round++) {
       const a = await person();
@@ -251,8 +240,14 @@ describe('matches', () => {
   it('keeps favourites per user, owner only, favourites first', async () => {
     const [a, b, id] = await mutual();
     const c = await person();
-    await exec('update users set is_demo = true where id = ?', [c.id]);
-    await decide(a, c.id, true);
+    await exec(
+      `insert into user_podcasts (user_id, podcast_id, hidden, times_listened, episode_count)
+       select ?, podcast_id, false, 3, 5 from user_podcasts where user_id = ?`,
+      [c.id, a.id],
+    );
+    await recomputeUser(em.fork() as EntityManager, c.id);
+    await decide(c, a.id, true);
+    expect((await decide(a, c.id, true)).json.isMutualMatch).toBe(true);
     const fav = await server.call('PUT', `/api/matches/${id}`, { token: a.token, body: { isFavorite: true } });
     expect(fav.json.isFavorite).toBe(true);
     expect((await matches(a))[0]?.id).toBe(id);
@@ -379,4 +374,94 @@ describe('matches', () => {
     expect((await server.call('GET', `/api/users/${a.id}/matches?intent=x`, { token: a.token })).status).toBe(400);
     expect((await matches(a, 'platonic')).length).toBe(0);
   });
+  const undo = (from: Person, to: number, intent: Intent = 'romantic') =>
+    server.call('POST', '/api/matches/undo-pass', { token: from.token, body: { userId: to, intent } });
+  const rowOf = async (x: number, y: number) =>
+    (
+      await exec('select * from matches where user1_id = ? and user2_id = ? and intent = ?', [
+        Math.min(x, y),
+        Math.max(x, y),
+        'romantic',
+      ])
+    )[0];
+
+  // Undo the last pass (issue 10, item 10; docs/matches.md, "Undo the last pass").
+  it('takes back your own last pass: the person is in your feed again, not acted, not liked', async () => {
+    const [a, b] = await pair();
+    expect((await decide(a, b.id, false)).status).toBe(200);
+    expect(await feedIds(a)).not.toContain(b.id);
+    const res = await undo(a, b.id);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ ok: true });
+    expect(await feedIds(a)).toContain(b.id);
+    const row = await rowOf(a.id, b.id);
+    const side = row?.user1_id === a.id ? 1 : 2;
+    expect(row?.[`user${side}_acted`]).toBe(false);
+    expect(row?.[`user${side}_liked`]).toBe(false);
+    // Once: a second undo has nothing to take back.
+    expect((await undo(a, b.id)).status).toBe(404);
+    // And a like afterwards works as usual.
+    expect((await decide(a, b.id, true)).json.user1Liked).toBe(true);
+  });
+
+  it("refuses a like, an older pass, someone else's pass, another intent and strangers", async () => {
+    const [a, b] = await pair();
+    const [c, d] = [await person(), await person()];
+    await decide(a, b.id, true);
+    expect((await undo(a, b.id)).status).toBe(404);
+    const [ab] = [await rowOf(a.id, b.id)];
+    expect(ab?.[`user${ab?.user1_id === a.id ? 1 : 2}_liked`]).toBe(true);
+
+    await decide(a, c.id, false);
+    await decide(a, d.id, false);
+    expect((await undo(a, c.id)).status).toBe(404); // not the most recent
+    expect((await undo(a, d.id, 'platonic')).status).toBe(404); // not in that intent
+    expect((await undo(b, d.id)).status).toBe(404); // b never passed d
+    expect((await undo(d, a.id)).status).toBe(404); // a's pass is not d's
+    expect(await feedIds(a)).not.toContain(c.id);
+    // A pass that has become a like in the meantime is not a pass any more.
+    await decide(a, d.id, true);
+    expect((await undo(a, d.id)).status).toBe(404);
+    expect((await undo(a, 2_000_000_000)).status).toBe(404);
+    const bad = await server.call('POST', '/api/matches/undo-pass', { token: a.token, body: { userId: 'x' } });
+    expect(bad.status).toBe(400);
+    expect(
+      (await server.call('POST', '/api/matches/undo-pass', { body: { userId: b.id, intent: 'romantic' } })).status,
+    ).toBe(401);
+  });
+
+  it('many undos, passes and likes at once across many pairs: no 5xx, consistent rows', async () => {
+    const PAIRS = 40; // four times the pool of 10, each pair with several requests in flight
+    const pairs: [Person, Person][] = [];
+    for (let i = 0; i < PAIRS; i++) pairs.push([await person(), await person()]);
+    await Promise.all(pairs.map(([a, b]) => decide(a, b.id, false)));
+    const answers = await Promise.all(
+      pairs.flatMap(([a, b], i) => [
+        undo(a, b.id),
+        undo(a, b.id),
+        i % 2 === 0 ? decide(a, b.id, true) : decide(a, b.id, false),
+        decide(b, a.id, true),
+        undo(b, a.id),
+      ]),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.every((s) => s === 200 || s === 404)).toBe(true);
+    for (const [a, b] of pairs) {
+      const rows = await exec('select * from matches where user1_id = ? and user2_id = ?', [
+        Math.min(a.id, b.id),
+        Math.max(a.id, b.id),
+      ]);
+      expect(rows).toHaveLength(1);
+      const row = rows[0] as Record<string, unknown>;
+      // A like is always an action; mutual only when both like.
+      for (const side of [1, 2]) if (row[`user${side}_liked`]) expect(row[`user${side}_acted`]).toBe(true);
+      expect(row.mutual_at !== null).toBe(row.user1_liked === true && row.user2_liked === true);
+    }
+    // At most one of the two undos of a pass took it back.
+    for (let i = 0; i < PAIRS; i++) {
+      const [u1, u2] = [answers[i * 5], answers[i * 5 + 1]];
+      expect([u1?.status, u2?.status].filter((s) => s === 200).length).toBeLessThanOrEqual(1);
+    }
+  }, 120_000);
 });

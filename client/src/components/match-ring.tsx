@@ -1,6 +1,21 @@
 import { animate, motion, useMotionValue, useReducedMotion } from 'framer-motion';
 import { useEffect } from 'react';
-import { nextBadgeCount, ringTarget } from './feed-utils';
+
+/** The ring's target: the match percentage clamped to 0..100 as a fraction of the circle. */
+export function ringTarget(matchPercentage: number): number {
+  if (!Number.isFinite(matchPercentage)) return 0;
+  return Math.min(100, Math.max(0, matchPercentage)) / 100;
+}
+
+/**
+ * The badge's next number while the ring animates towards `targetPercent` (0..100): the animated
+ * progress (a fraction, possibly below 0 or above the target while a spring overshoots) rounded to
+ * a percent, never below what is already shown, never below 0, never above the target.
+ */
+export function nextBadgeCount(shown: number, progress: number, targetPercent: number): number {
+  const value = Number.isFinite(progress) ? Math.round(progress * 100) : 0;
+  return Math.max(0, Math.min(targetPercent, Math.max(shown, value)));
+}
 
 /** SPEC section 4, "Ring animation". */
 export const RING_ANIMATION = { delayS: 0.3, durationS: 2.8, bounce: 0.15, stiffness: 60 } as const;
