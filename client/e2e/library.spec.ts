@@ -55,7 +55,7 @@ test('podcast library: import OPML, hide one, search the catalog and add a show'
   const addButton = results.getByRole('button', { name: `Add ${added}`, exact: true });
   await addButton.focus();
   await page.keyboard.press('Enter');
-  await expect(results.getByRole('button', { name: `${added} is in your library` })).toBeDisabled();
+  await expect(results.getByRole('button', { name: `Added, ${added} is in your library` })).toBeDisabled();
   await expect(toasts(page).getByText('Podcast added')).toBeVisible();
   await expect(list.getByText(added, { exact: true })).toBeVisible();
   const addedRow = list.getByTestId('library-entry').filter({ hasText: added });

@@ -13,10 +13,11 @@ const variants: Record<ButtonVariant, string> = {
 };
 
 const sizes: Record<ButtonSize, string> = {
-  sm: 'h-9 gap-1.5 rounded-full px-3.5 text-sm',
+  // Every size is at least 44 px high: the smallest comfortable tap target (docs/accessibility.md).
+  sm: 'h-11 gap-1.5 rounded-full px-4 text-sm',
   md: 'h-11 gap-2 rounded-2xl px-5 text-sm',
   lg: 'h-13 gap-2.5 rounded-2xl px-6 text-base',
-  icon: 'size-10 rounded-full',
+  icon: 'size-11 rounded-full',
 };
 
 export interface ButtonProps extends ComponentProps<'button'> {

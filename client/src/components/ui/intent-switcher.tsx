@@ -33,7 +33,7 @@ export function IntentSwitcher({ value, onChange, disabled, className }: IntentS
               if (!selected) onChange(intent);
             }}
             className={cn(
-              'relative h-9 rounded-full text-sm font-semibold transition-colors disabled:opacity-60',
+              'relative h-11 rounded-full text-sm font-semibold transition-colors disabled:opacity-60',
               selected ? 'text-white' : 'text-zinc-400 hover:text-zinc-200',
             )}
           >

@@ -23,7 +23,7 @@ export function Toaster() {
           type={item.variant === 'destructive' ? 'foreground' : 'background'}
           data-variant={item.variant ?? 'default'}
           className={cn(
-            'toast group pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-2xl border p-4 pr-10 shadow-2xl backdrop-blur-xl',
+            'toast group pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-2xl border p-4 pr-12 shadow-2xl backdrop-blur-xl',
             item.variant === 'destructive'
               ? 'border-red-500/40 bg-red-950/90 text-red-50'
               : 'border-white/10 bg-ink-raised/95 text-zinc-100',
@@ -37,7 +37,7 @@ export function Toaster() {
           </div>
           <ToastPrimitive.Close
             aria-label="Close"
-            className="absolute right-2 top-2 rounded-full p-1.5 opacity-70 transition hover:bg-white/10 hover:opacity-100"
+            className="absolute right-1 top-1 grid size-11 place-items-center rounded-full opacity-70 transition hover:bg-white/10 hover:opacity-100"
           >
             <X aria-hidden="true" className="size-4" />
           </ToastPrimitive.Close>

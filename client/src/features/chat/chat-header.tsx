@@ -31,7 +31,7 @@ export function ChatHeader({ match, online }: ChatHeaderProps) {
   const name = match.matchedUser.displayName;
   return (
     <header className="flex items-center gap-3 border-b border-white/10 px-3 py-3">
-      <Link to="/matches" aria-label="Back to Matches" className={buttonClasses('ghost', 'icon')}>
+      <Link to="/matches" aria-label="Back to Matches" className={buttonClasses('ghost', 'icon', 'shrink-0')}>
         <ArrowLeft aria-hidden="true" className="size-5" />
       </Link>
       <ChatAvatar name={name} picture={match.matchedUser.profilePicture} online={online} />
@@ -40,7 +40,7 @@ export function ChatHeader({ match, online }: ChatHeaderProps) {
           {name}
         </h1>
         <p className="flex items-center gap-2 text-xs">
-          <span className="text-intent">{match.matchPercentage}% match</span>
+          <span className="text-intent-soft">{match.matchPercentage}% match</span>
           {online === undefined ? null : (
             <span data-testid="presence" data-online={online} className="flex items-center gap-1 text-zinc-400">
               <span

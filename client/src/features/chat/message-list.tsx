@@ -92,11 +92,14 @@ export function MessageList({ userId, conversation, otherReadSeq, name, loadingO
           </Button>
         </div>
       ) : null}
-      <ol aria-label={`Messages with ${name}`} role="log" aria-live="polite" className="grid gap-3">
-        {items.map((item) => (
-          <MessageBubble key={item.key} item={item} now={now} read={item.seq !== null && item.seq <= otherReadSeq} />
-        ))}
-      </ol>
+      {/* The live log wraps the list: an <ol> with role="log" would no longer be a list for its items. */}
+      <div aria-label={`Messages with ${name}`} role="log" aria-live="polite">
+        <ol className="grid gap-3">
+          {items.map((item) => (
+            <MessageBubble key={item.key} item={item} now={now} read={item.seq !== null && item.seq <= otherReadSeq} />
+          ))}
+        </ol>
+      </div>
     </div>
   );
 }

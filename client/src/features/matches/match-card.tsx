@@ -37,13 +37,14 @@ export function MatchCard({ match, onOpen, onMessage, onToggleFavorite, onOption
       <button
         type="button"
         onClick={onOpen}
-        aria-label={`Open ${name}'s profile`}
         className="flex flex-col gap-2 rounded-2xl text-left focus-visible:outline focus-visible:outline-2 focus-visible:outline-intent"
       >
         <MatchAvatar name={name} picture={match.matchedUser.profilePicture} />
         <span className="px-1">
-          <span className="block truncate font-semibold text-white">{name}</span>
-          <span className="block text-sm text-intent">{match.matchPercentage}% match</span>
+          {/* Named by what it shows (WCAG 2.5.3: "Zoe 87% match, open profile"), then where it leads. */}
+          <span className="block truncate font-semibold text-white">{name}</span>{' '}
+          <span className="block text-sm text-intent-soft">{match.matchPercentage}% match</span>
+          <span className="sr-only">, open profile</span>
         </span>
       </button>
       {isNew ? (
@@ -56,7 +57,7 @@ export function MatchCard({ match, onOpen, onMessage, onToggleFavorite, onOption
         onClick={onToggleFavorite}
         aria-pressed={match.isFavorite}
         aria-label={match.isFavorite ? `Remove ${name} from favourites` : `Add ${name} to favourites`}
-        className="absolute right-4 top-4 grid size-9 place-items-center rounded-full bg-black/50 text-white backdrop-blur"
+        className="absolute right-4 top-4 grid size-11 place-items-center rounded-full bg-black/50 text-white backdrop-blur"
       >
         <Star aria-hidden="true" className={cn('size-4', match.isFavorite && 'fill-yellow-400 text-yellow-400')} />
       </button>
@@ -65,7 +66,7 @@ export function MatchCard({ match, onOpen, onMessage, onToggleFavorite, onOption
           type="button"
           onClick={onMessage}
           aria-label={`Message ${name}`}
-          className="flex h-9 flex-1 items-center justify-center gap-1.5 rounded-full bg-intent text-sm font-semibold text-white"
+          className="flex h-11 flex-1 items-center justify-center gap-1.5 rounded-full bg-intent text-sm font-semibold text-white"
         >
           <MessageCircle aria-hidden="true" className="size-4" />
           Message
@@ -75,7 +76,7 @@ export function MatchCard({ match, onOpen, onMessage, onToggleFavorite, onOption
           onClick={onOptions}
           aria-label={`More options for ${name}`}
           aria-haspopup="dialog"
-          className="grid size-9 place-items-center rounded-full text-zinc-300 hover:bg-white/[0.08]"
+          className="grid size-11 shrink-0 place-items-center rounded-full text-zinc-300 hover:bg-white/[0.08]"
         >
           <MoreHorizontal aria-hidden="true" className="size-5" />
         </button>

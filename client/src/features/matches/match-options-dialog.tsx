@@ -138,7 +138,10 @@ export function MatchOptionsDialog({ name, busy, onClose, onUnmatch, onBlock, on
             Why are you reporting {name}?
           </legend>
           {REPORT_REASONS.map((value) => (
-            <label key={value} className="flex items-center gap-3 rounded-xl border border-white/10 px-3 py-2 text-sm">
+            <label
+              key={value}
+              className="flex min-h-11 items-center gap-3 rounded-xl border border-white/10 px-3 py-2 text-sm"
+            >
               <input
                 type="radio"
                 name="report-reason"

@@ -65,9 +65,11 @@ function serve(state: { matches: MatchView[] }, extra: FetchHandler = () => json
 }
 
 function cardNames() {
-  return screen
-    .getAllByTestId('match-card')
-    .map((card) => within(card).getByRole('button', { name: /^Open / }).textContent);
+  return screen.getAllByTestId('match-card').map((card) =>
+    within(card)
+      .getByRole('button', { name: /, open profile$/ })
+      .textContent?.replace(', open profile', ''),
+  );
 }
 
 function card(name: string) {
@@ -101,7 +103,7 @@ describe('MatchesScreen', () => {
     serve({ matches: [makeMatch({ name: 'Zoe 🌸\uE000', id: 1 }), makeMatch({ name: '❀ 🎧', id: 2 })] });
     renderScreen();
     await screen.findAllByTestId('match-card');
-    expect(cardNames().sort()).toEqual(['Listener50% match', 'Zoe50% match']);
+    expect(cardNames().sort()).toEqual(['Listener 50% match', 'Zoe 50% match']);
     screen.getByRole('button', { name: 'Message Zoe' });
   });
 
@@ -124,7 +126,7 @@ describe('MatchesScreen', () => {
     await screen.findByRole('list', { name: 'Your matches' });
     expect(screen.queryByRole('heading', { name: 'New Matches' })).toBeNull();
     expect(cardNames()[0]).toContain('Fav');
-    expect(cardNames().map((n) => n?.replace(/\d+% match/, ''))).toEqual(['Fav', 'High', 'Low']);
+    expect(cardNames().map((n) => n?.replace(/ \d+% match/, ''))).toEqual(['Fav', 'High', 'Low']);
     expect(screen.getByRole('list', { name: 'Your matches' }).className).toContain('grid-cols-2');
     expect(screen.getByRole('list', { name: 'Your matches' }).className).toContain('md:grid-cols-3');
     expect(screen.getByRole('list', { name: 'Your matches' }).className).toContain('lg:grid-cols-4');
@@ -207,7 +209,7 @@ describe('MatchesScreen', () => {
         : jsonResponse({}, { status: 404 }),
     );
     const { router } = renderScreen();
-    fireEvent.click(await screen.findByRole('button', { name: "Open Nova's profile" }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Nova\b.*, open profile$/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile-details/9/42'));
     await waitFor(() => expect(callsTo(fetchMock, 'POST', '/api/matches/42/seen')).toHaveLength(1));
   });

@@ -37,7 +37,9 @@ describe('PodcastSearch', () => {
         .getByRole('button', { name: 'Add Radiolab' })
         .hasAttribute('disabled'),
     ).toBe(false);
-    const added = within(rows[1] as HTMLElement).getByRole('button', { name: 'Radio Headspace is in your library' });
+    const added = within(rows[1] as HTMLElement).getByRole('button', {
+      name: 'Added, Radio Headspace is in your library',
+    });
     expect(added.hasAttribute('disabled')).toBe(true);
     expect(added.textContent).toBe('Added');
   });
@@ -66,7 +68,7 @@ describe('PodcastSearch', () => {
     // happy-dom does not turn Enter into a click on a button; the browser does.
     fireEvent.click(addButton);
 
-    await screen.findByRole('button', { name: 'Radiolab is in your library' });
+    await screen.findByRole('button', { name: 'Added, Radiolab is in your library' });
     const post = fetchMock.mock.calls.find(([url, init]) => url === LIBRARY_URL && init?.method === 'POST');
     expect(post?.[1]?.body).toBe('{"podcastId":201}');
     await screen.findByText('Podcast added');

@@ -107,7 +107,8 @@ export function PodcastSearch({ userId }: { userId: number }) {
                   className="shrink-0"
                   variant={added ? 'ghost' : 'outline'}
                   size="sm"
-                  aria-label={added ? `${podcast.name} is in your library` : `Add ${podcast.name}`}
+                  // The names start with the visible word (WCAG 2.5.3).
+                  aria-label={added ? `Added, ${podcast.name} is in your library` : `Add ${podcast.name}`}
                   disabled={added || adding}
                   onClick={() => onAdd(podcast)}
                   onKeyDown={(event) => moveFocus(listRef.current, inputRef.current, event)}
