@@ -4,6 +4,7 @@
 // category scores and the main metrics per page, then one JSON line; exit code 1 when a page's
 // performance is below LIGHTHOUSE_MIN_PERFORMANCE (default 95). Usage: npm run bench:lighthouse
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@server/config';
 import { prepareDatabase } from '@server/core/db/prepare-database';
@@ -19,6 +20,8 @@ const dataDir = path.join(root, '.data/lighthouse');
 const distDir = path.join(dataDir, 'dist');
 const minPerformance = Number(process.env.LIGHTHOUSE_MIN_PERFORMANCE ?? 95);
 const log = (line: string) => console.log(`[lighthouse] ${line}`);
+/** A card of the feed: the audited feed load must end showing one. */
+const FEED_CARD = '[data-testid="feed-card"]';
 
 interface PageResult {
   page: string;
@@ -31,10 +34,56 @@ interface PageResult {
   tbtMs: number;
   cls: number;
   transferKiB: number;
+  /** Where the main thread went (Lighthouse's bootup-time, mainthread-work-breakdown, long tasks). */
+  details: string[];
+}
+
+interface DetailItem {
+  url?: string;
+  total?: number;
+  scripting?: number;
+  scriptParseCompile?: number;
+  groupLabel?: string;
+  duration?: number;
+  startTime?: number;
+  transferSize?: number;
+}
+
+/** The main thread's work on a page, most expensive first: what to look at when TBT is high. */
+function mainThreadDetails(audits: Record<string, { details?: unknown }>, origin: string): string[] {
+  const items = (key: string) => (audits[key]?.details as { items?: DetailItem[] } | undefined)?.items ?? [];
+  const short = (url = '') => url.replace(origin, '') || '(page)';
+  const ms = (n = 0) => `${Math.round(n)} ms`;
+  const lines = [
+    `  main thread: ${items('mainthread-work-breakdown')
+      .slice(0, 5)
+      .map((i) => `${i.groupLabel} ${ms(i.duration)}`)
+      .join(', ')}`,
+  ];
+  for (const i of items('bootup-time').slice(0, 5))
+    lines.push(
+      `  script ${short(i.url)}: ${ms(i.total)} (${ms(i.scripting)} run, ${ms(i.scriptParseCompile)} compile)`,
+    );
+  const tasks = items('long-tasks');
+  lines.push(
+    `  long tasks (${tasks.length}): ${tasks
+      .slice(0, 6)
+      .map((i) => `${short(i.url)} ${ms(i.duration)} at ${ms(i.startTime)}`)
+      .join('; ')}`,
+  );
+  lines.push(
+    `  requests: ${items('network-requests')
+      .map((i) => `${short(i.url)} ${((i.transferSize ?? 0) / 1024).toFixed(1)}K`)
+      .join(', ')}`,
+  );
+  return lines;
 }
 
 async function audit(page: Page, name: string, url: string): Promise<PageResult> {
   // Storage is kept: the feed run signs in through localStorage first.
+  // Lighthouse simulates a slow phone from the task durations it observes here: other work on this
+  // machine lengthens them, so the load is printed with every page.
+  const load = os.loadavg()[0]?.toFixed(2);
   const result = await lighthouse(
     url,
     { output: 'json', logLevel: 'error', disableStorageReset: true },
@@ -45,6 +94,10 @@ async function audit(page: Page, name: string, url: string): Promise<PageResult>
   const { categories, audits } = result.lhr;
   const score = (key: string) => Math.round((categories[key]?.score ?? 0) * 100);
   const value = (key: string) => Number(audits[key]?.numericValue ?? Number.NaN);
+  // A redirect (e.g. to /login when the session was not seen) would measure another page.
+  if (result.lhr.finalDisplayedUrl !== url)
+    throw new Error(`${name}: Lighthouse ended on ${result.lhr.finalDisplayedUrl}`);
+  log(`${name}: load average ${load} before the run, ${os.loadavg()[0]?.toFixed(2)} after (${os.cpus().length} cores)`);
   return {
     page: name,
     performance: score('performance'),
@@ -56,7 +109,72 @@ async function audit(page: Page, name: string, url: string): Promise<PageResult>
     tbtMs: Math.round(value('total-blocking-time')),
     cls: Math.round(value('cumulative-layout-shift') * 1000) / 1000,
     transferKiB: Math.round(value('total-byte-weight') / 1024),
+    details: mainThreadDetails(audits, new URL(url).origin),
   };
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+/**
+ * LIGHTHOUSE_PROFILE=1: loads `url` again with the CPU slowed 4x (as Lighthouse simulates) under
+ * V8's sampling profiler and prints the functions with the most self time: what a high TBT is made of.
+ */
+async function profileLoad(page: Page, url: string): Promise<void> {
+  const cdp = await page.createCDPSession();
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  await page.goto(url, { waitUntil: 'networkidle0' });
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = nodes.get(id)?.callFrame;
+    if (!frame || frame.functionName === '(idle)' || frame.functionName === '(program)') return;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\//, '')}:${frame.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const byFile = new Map<string, number>();
+  for (const [key, value] of self) {
+    const file = key.split(' ').at(-1)?.replace(/:\d+$/, '') || '(native)';
+    byFile.set(file, (byFile.get(file) ?? 0) + value);
+  }
+  const top = (map: Map<string, number>, n: number) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `  ${v.toFixed(0).padStart(6)} ms  ${k}`);
+  console.log(['profile of a feed load (CPU 4x slower), self time by file:', ...top(byFile, 12)].join('\n'));
+  console.log(['by function:', ...top(self, 25)].join('\n'));
+  if (process.env.LIGHTHOUSE_PROFILE_TIMELINE === '1') {
+    let t = 0;
+    const buckets = new Map<number, Map<string, number>>();
+    profile.samples.forEach((id, i) => {
+      t += (profile.timeDeltas[i] ?? 0) / 1000;
+      const frame = nodes.get(id)?.callFrame;
+      if (!frame || frame.functionName === '(idle)' || frame.functionName === '(program)') return;
+      const file = frame.url.replace(/^.*\//, '') || frame.functionName;
+      const bucket = buckets.get(Math.floor(t / 50)) ?? new Map<string, number>();
+      bucket.set(file, (bucket.get(file) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+      buckets.set(Math.floor(t / 50), bucket);
+    });
+    for (const [b, files] of [...buckets].sort((x, y) => x[0] - y[0]))
+      console.log(
+        `  ${b * 50} ms: ${[...files]
+          .sort((x, y) => y[1] - x[1])
+          .slice(0, 4)
+          .map(([f, v]) => `${f} ${v.toFixed(0)}`)
+          .join(', ')}`,
+      );
+  }
 }
 
 log('building the client into .data/lighthouse/dist');
@@ -100,8 +218,12 @@ try {
     args: ['--no-sandbox', '--disable-dev-shm-usage'],
   });
   try {
-    const page = await browser.newPage();
-    results.push(await audit(page, '/login', `${server.url}/login`));
+    // A first visit: nothing cached, nobody signed in.
+    const loginPage = await browser.newPage();
+    results.push(await audit(loginPage, '/login', `${server.url}/login`));
+    // Closed, so that its app (which follows other tabs' logins through storage events) cannot
+    // touch the session the feed run stores.
+    await loginPage.close();
 
     // A person with podcasts, signed in as the app does it (token and id in localStorage).
     const login = await fetch(`${server.url}/api/auth/dev-login`, {
@@ -110,6 +232,12 @@ try {
       body: JSON.stringify({ username: `lighthouse_${Date.now().toString(36)}` }),
     });
     const { token, user } = (await login.json()) as { token: string; user: { id: number } };
+    // A returning visitor: past the setup wizard (a new account would be sent to /setup).
+    await fetch(`${server.url}/api/users/${user.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ setupComplete: true }),
+    });
     const search = await fetch(`${server.url}/api/podcasts/search?q=the&limit=12`, {
       headers: { authorization: `Bearer ${token}` },
     });
@@ -133,7 +261,14 @@ try {
       STORAGE_KEYS,
       { token, userId: user.id },
     );
+    // A returning visitor: the person has had the feed open before (its chunks are in the cache),
+    // as when someone signed in opens the app again. The audited load must show the feed itself.
+    await feedPage.goto(`${server.url}/`, { waitUntil: 'load' });
+    await feedPage.waitForSelector(FEED_CARD, { timeout: 30_000 });
     results.push(await audit(feedPage, '/ (feed)', `${server.url}/`));
+    if (!(await feedPage.waitForSelector(FEED_CARD, { timeout: 30_000 }).catch(() => null)))
+      throw new Error('The audited feed load showed no feed card');
+    if (process.env.LIGHTHOUSE_PROFILE === '1') await profileLoad(feedPage, `${server.url}/`);
   } finally {
     await browser.close();
     await server.close();
@@ -152,7 +287,8 @@ for (const r of results) {
       `${String(r.transferKiB).padStart(12)}`,
   );
 }
+for (const r of results) console.log([`${r.page}:`, ...r.details].join('\n'));
 const failed = results.filter((r) => r.performance < minPerformance);
 for (const r of failed) console.log(`FAIL ${r.page}: performance ${r.performance} < ${minPerformance}`);
-console.log(JSON.stringify({ pages: results }));
+console.log(JSON.stringify({ pages: results.map(({ details: _, ...r }) => r) }));
 process.exit(failed.length > 0 ? 1 : 0);

@@ -35,3 +35,5 @@ export function AppLayout() {
     </div>
   );
 }
+
+export default AppLayout;

@@ -1,12 +1,20 @@
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createQueryClient } from '@/lib/query-client';
+import { readStoredSession } from '@/lib/session';
 import { AppProviders } from './providers';
-import { routes } from './routes';
+import { preloadSessionServices } from './root-layout';
+import { preloadRoute, routes } from './routes';
 
+const queryClient = createQueryClient();
+// The chunks and data this first screen needs start loading now, in parallel, not one after the other.
+const session = readStoredSession();
+if (session) preloadSessionServices();
+preloadRoute(window.location.pathname, session && { queryClient, userId: session.userId });
 const router = createBrowserRouter(routes);
 
 export function App() {
   return (
-    <AppProviders>
+    <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProviders>
   );

@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { CloudOff } from 'lucide-react';
-import { Navigate, Outlet } from 'react-router-dom';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { LoadingScreen } from '@/components/ui/loading-screen';
 import { authCheckAtom } from '@/lib/auth-check';
 import { endSession, sessionAtom } from '@/lib/session';
+import { useCurrentUser } from '@/lib/user-queries';
 
 export type AuthStatus = 'unknown' | 'authenticated' | 'anonymous' | 'unreachable';
 
@@ -45,12 +46,31 @@ function UnreachableScreen() {
   );
 }
 
-/** Signed-in routes: 'Loading...' while unknown, /login when anonymous. */
+/**
+ * Signed-in screens a person who has not finished the setup wizard is sent away from, to /setup
+ * (docs/profiles.md, "Setup wizard"): the feed, profile, matches and profile details. /setup itself
+ * and a chat (reached from a notification or a shared link) stay open, so there is never a loop.
+ */
+function needsSetupRedirect(pathname: string): boolean {
+  return !/^\/(setup|chat)(\/|$)/.test(pathname);
+}
+
+/**
+ * Signed-in routes: 'Loading...' while unknown, /login when anonymous, and /setup until the
+ * signed-in person has completed setup (see needsSetupRedirect).
+ */
 export function RequireAuth() {
   const status = useAuthStatus();
+  const user = useCurrentUser();
+  const { pathname, search } = useLocation();
   if (status === 'anonymous') return <Navigate to="/login" replace />;
   if (status === 'unreachable') return <UnreachableScreen />;
   if (status === 'unknown') return <LoadingScreen />;
+  // The query goes along: the Spotify connection returns to /profile?spotify=..., which the wizard's
+  // step 4 (the same Spotify card) then reports.
+  if (user && !user.setupComplete && needsSetupRedirect(pathname)) {
+    return <Navigate to={{ pathname: '/setup', search }} replace />;
+  }
   return <Outlet />;
 }
 

@@ -46,6 +46,8 @@ const afterJob: { [N in JobName]: Invalidate } = {
   // New names, artwork and episodes; a Spotify sync also changes the connection status.
   'podcasts.sync': invalidate(libraryQuery, spotifyStatusQuery),
   'matches.recompute': invalidate(feedCountsQuery),
+  // Sends no job status (no notifyUser): a demo person's like-back arrives as 'match:new'.
+  'demo.likeBack': () => {},
 };
 
 /**

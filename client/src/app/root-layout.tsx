@@ -4,9 +4,16 @@ import { Outlet } from 'react-router-dom';
 import { LoadingScreen } from '@/components/ui/loading-screen';
 import { sessionAtom } from '@/lib/session';
 import { useHashRedirect } from './hash-redirect';
+import { preload } from './preload';
 import { useSessionLifecycle } from './session-lifecycle';
 
-const SessionServices = lazy(() => import('./session-services'));
+const loadSessionServices = () => import('./session-services');
+const SessionServices = lazy(loadSessionServices);
+
+/** With a stored session, fetches the session services' chunk before the first render asks for it. */
+export function preloadSessionServices(): void {
+  preload(loadSessionServices);
+}
 
 /** Top of every route: shared-link hash redirect, session bookkeeping and services while signed in. */
 export function RootLayout() {

@@ -2,11 +2,13 @@ import { STORAGE_KEYS } from '@shared/constants';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { selectedIntentAtom } from '@/lib/intent';
+import { createQueryClient } from '@/lib/query-client';
 import { sessionAtom, writeStoredSession } from '@/lib/session';
 import { appStore } from '@/lib/store';
 import { makeSelfUser } from '@/test/fixtures';
 import { jsonResponse, mockFetch, renderApp } from '@/test/utils';
 import { hashTarget } from './hash-redirect';
+import { preloadRoute } from './routes';
 
 const user = makeSelfUser({ id: 5, displayName: 'Morgan', username: 'morgan', intent: 'platonic' });
 
@@ -156,7 +158,7 @@ describe('screens in the layout', () => {
     await screen.findByTestId('matches-screen');
     expect(screen.getByTestId('nav-matches').getAttribute('aria-current')).toBe('page');
     await router.navigate('/profile-details/12/3');
-    await screen.findByText('User #12, match #3');
+    await screen.findByRole('heading', { name: 'Profile Not Found' });
     expect(screen.getByTestId('nav-matches').getAttribute('aria-current')).toBe('page');
   });
 
@@ -194,9 +196,84 @@ describe('shared-link hash', () => {
   it('redirects to the profile details and clears the hash', async () => {
     signedIn();
     const { router } = renderApp('/#matchedUserId=12&matchId=3&intent=professional');
-    await screen.findByText('User #12, match #3');
+    await screen.findByRole('heading', { name: 'Profile Not Found' });
     expect(router.state.location.pathname).toBe('/profile-details/12/3');
     expect(router.state.location.hash).toBe('');
     expect(appStore.get(selectedIntentAtom)).toBe('professional');
+  });
+});
+
+describe('preloadRoute', () => {
+  it("asks for the feed's first data with a session, in the intent the feed opens in", async () => {
+    writeStoredSession({ token: 'tok-5', userId: 5 });
+    appStore.set(selectedIntentAtom, 'professional');
+    const fetchMock = mockFetch(() => jsonResponse([]));
+    const queryClient = createQueryClient();
+    preloadRoute('/', { queryClient, userId: 5 });
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.map(([url]) => String(url)).sort()).toEqual([
+        '/api/users/5/feed-counts',
+        '/api/users/5/feed?intent=professional',
+      ]),
+    );
+  });
+
+  it('asks for nothing on a signed-in route without a session', async () => {
+    const fetchMock = mockFetch(() => jsonResponse([]));
+    preloadRoute('/', null);
+    preloadRoute('/login', null);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('setup guard', () => {
+  const fresh = makeSelfUser({ id: 5, displayName: 'Newbie', username: 'newbie', setupComplete: false, setupStep: 1 });
+  /** User 5 signed in, not set up yet (at step 2 unless `setupStep` says otherwise). */
+  const signedInFresh = (setupStep = fresh.setupStep) =>
+    signedIn((url, init) =>
+      url === '/api/users/5' && (init.method ?? 'GET') === 'GET'
+        ? jsonResponse({ ...fresh, setupStep })
+        : url === '/api/users/5/podcasts'
+          ? jsonResponse([])
+          : undefined,
+    );
+
+  it.each(['/', '/profile', '/matches', '/profile-details/4/9'])(
+    'a person who has not completed setup opening %s goes to /setup, at their saved step',
+    async (path) => {
+      signedInFresh();
+      const { router } = renderApp(path);
+      await screen.findByRole('heading', { level: 2, name: 'Profile Info' });
+      expect(router.state.location.pathname).toBe('/setup');
+    },
+  );
+
+  it('the Spotify connection coming back to /profile reaches the wizard with its outcome', async () => {
+    signedInFresh(3);
+    const { router } = renderApp('/profile?spotify=connected');
+    await screen.findByText('Spotify Connected');
+    screen.getByRole('heading', { level: 2, name: 'Streaming connection' });
+    expect(router.state.location.pathname).toBe('/setup');
+  });
+
+  it('a chat stays open to a person who has not completed setup', async () => {
+    signedInFresh();
+    const { router } = renderApp('/chat/3');
+    await screen.findByText('Conversation not found');
+    expect(router.state.location.pathname).toBe('/chat/3');
+  });
+
+  it('logging in as a new person leads to /setup', async () => {
+    mockFetch((url, init) => {
+      if (url === '/api/auth/dev-login' && init.method === 'POST') return jsonResponse({ token: 'tok-5', user: fresh });
+      if (url === '/api/users/5') return jsonResponse(fresh);
+      return jsonResponse({ error: 'not_found', message: 'Not found' }, { status: 404 });
+    });
+    const { router } = renderApp('/login');
+    fireEvent.change(await screen.findByLabelText('Or choose any username'), { target: { value: 'newbie' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login as Developer' }));
+    await screen.findByRole('heading', { level: 2, name: 'Profile Info' });
+    expect(router.state.location.pathname).toBe('/setup');
   });
 });

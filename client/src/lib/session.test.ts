@@ -102,4 +102,17 @@ describe('reloadSession', () => {
     reloadSession(store);
     expect(store.get(sessionAtom)).toEqual({ token: 'other-tab', userId: 11 });
   });
+
+  it("leaves another tab's half-written login alone (the token's event comes before the id is stored)", () => {
+    localStorage.clear();
+    sessionStorage.clear();
+    const store = createStore();
+    expect(store.get(sessionAtom)).toBeNull();
+    localStorage.setItem(STORAGE_KEYS.token, 'other-tab');
+    reloadSession(store);
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('other-tab');
+    localStorage.setItem(STORAGE_KEYS.userId, '11');
+    reloadSession(store);
+    expect(store.get(sessionAtom)).toEqual({ token: 'other-tab', userId: 11 });
+  });
 });

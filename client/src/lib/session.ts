@@ -110,8 +110,14 @@ export const sessionAtom = atomWithDefault<Session | null>((get) => {
   return readStoredSession();
 });
 
-/** Drops the in-memory session and reads storage again (another tab changed it, or a test did). */
+/**
+ * Drops the in-memory session and reads storage again (another tab changed it, or a test did).
+ * Another tab's login is written key by key: until both keys are there, nothing changes here (a
+ * read now would take the half-written pair for a broken one and wipe it from under that tab).
+ */
 export function reloadSession(store = appStore): void {
+  const halfWritten = !read(STORAGE_KEYS.token) !== !read(STORAGE_KEYS.userId);
+  if (halfWritten) return;
   store.set(sessionAtom, RESET);
   store.set(storageVersionAtom, (version) => version + 1);
 }

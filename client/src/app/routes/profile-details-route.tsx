@@ -1,11 +1,14 @@
 import { Navigate, useParams } from 'react-router-dom';
-import { ProfileDetailsPlaceholder } from '@/features/profile-details/profile-details-placeholder';
+import { ProfileDetailsScreen } from '@/features/profile-details/profile-details-screen';
 import { parseRouteId } from './parse-id';
 
-/** /profile-details/:matchedUserId/:matchId? — a missing or non-numeric user id goes to /matches. */
+/**
+ * /profile-details/:matchedUserId/:matchId? — a missing or non-numeric user id goes to /matches.
+ * Whether a match exists (and so 'Send Message') comes from the server, not from the link.
+ */
 export default function ProfileDetailsRoute() {
   const params = useParams();
   const matchedUserId = parseRouteId(params.matchedUserId);
   if (matchedUserId === null) return <Navigate to="/matches" replace />;
-  return <ProfileDetailsPlaceholder matchedUserId={matchedUserId} matchId={parseRouteId(params.matchId)} />;
+  return <ProfileDetailsScreen key={matchedUserId} matchedUserId={matchedUserId} />;
 }

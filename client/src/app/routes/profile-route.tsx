@@ -1,9 +1,13 @@
+import { isSelfUser } from '@shared/schemas/user';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
 import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useLogout } from '@/features/auth/use-logout';
-import { ProfilePlaceholder } from '@/features/profile/profile-placeholder';
+import { ProfileScreen } from '@/features/profile/profile-screen';
 import { SpotifyConnectionCard } from '@/features/spotify/spotify-connection-card';
-import { useCurrentUser, useSaveIntent } from '@/lib/user-queries';
+import { sessionAtom } from '@/lib/session';
+import { userQuery, useSaveIntent } from '@/lib/user-queries';
 
 // Its own chunk: the header renders without waiting for the library code (search, upload, socket).
 const PodcastLibrarySection = lazy(() =>
@@ -12,13 +16,16 @@ const PodcastLibrarySection = lazy(() =>
 
 /** Own profile (/profile): changing the intent here also saves it on the server. */
 export default function ProfileRoute() {
-  const user = useCurrentUser();
+  const session = useAtomValue(sessionAtom);
+  const query = useQuery({ ...userQuery(session?.userId ?? 0), enabled: session !== null });
+  const user = query.data && isSelfUser(query.data) ? query.data : undefined;
   const { intent, save, isSaving } = useSaveIntent();
   const { logout, isPending } = useLogout();
   const navigate = useNavigate();
   return (
-    <ProfilePlaceholder
+    <ProfileScreen
       user={user}
+      failed={!user && (query.isError || query.isSuccess)}
       intent={intent}
       onIntentChange={save}
       intentSaving={isSaving}
@@ -32,6 +39,6 @@ export default function ProfileRoute() {
           <PodcastLibrarySection userId={user.id} />
         </Suspense>
       ) : null}
-    </ProfilePlaceholder>
+    </ProfileScreen>
   );
 }
