@@ -9,6 +9,20 @@ export interface SafeFetchOptions {
   maxRedirects: number;
   /** Addresses allowed despite being private/loopback (tests point feeds at 127.0.0.1). */
   allowedIps: string[];
+  /**
+   * Only these ports (the URL's effective port: 80 for http, 443 for https), checked on every hop
+   * before connecting. Unset: any port (feeds live on odd ports too).
+   */
+  ports?: readonly number[];
+  /** Refuse (instead of silently dropping) user:password@ in the URL. */
+  refuseCredentials?: boolean;
+  /** The Accept request header. */
+  accept?: string;
+  /**
+   * Called with the response's Content-Type before its body is read; false cuts the connection. With
+   * it, an answer other than 2xx is refused the same way (its body is never read).
+   */
+  acceptContentType?: (contentType: string) => boolean;
 }
 
 export const DEFAULT_FETCH_OPTIONS: SafeFetchOptions = {
@@ -22,6 +36,11 @@ export class FetchRefusedError extends Error {}
 
 /** Only http(s), no credentials, no fragments; returns the cleaned URL or throws. */
 export function normalizeFeedUrl(raw: string): string {
+  return checkUrl(raw, {});
+}
+
+/** normalizeFeedUrl with the stricter rules of `options` (ports, credentials refused). */
+export function checkUrl(raw: string, options: Pick<SafeFetchOptions, 'ports' | 'refuseCredentials'>): string {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -30,6 +49,13 @@ export function normalizeFeedUrl(raw: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new FetchRefusedError(`Only http and https feeds are supported: ${url.protocol}`);
+  }
+  if (options.refuseCredentials && (url.username || url.password)) {
+    throw new FetchRefusedError('URLs with credentials are not fetched');
+  }
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (options.ports && !options.ports.includes(port)) {
+    throw new FetchRefusedError(`Port ${port} is not allowed`);
   }
   // Credentials embedded in exported feed URLs (private feeds) are not ours to keep.
   url.username = '';
@@ -49,11 +75,26 @@ export async function safeFetchText(
   rawUrl: string,
   options: SafeFetchOptions = DEFAULT_FETCH_OPTIONS,
 ): Promise<{ url: string; status: number; contentType: string; body: string }> {
-  let url = normalizeFeedUrl(rawUrl);
+  const response = await safeFetch(rawUrl, options);
+  return { ...response, body: response.body.toString('utf8') };
+}
+
+/**
+ * safeFetchText's rules, returning the raw bytes. `timeoutMs` bounds the whole fetch, redirects
+ * included; every hop's URL passes `checkUrl` (ports, credentials) and the address filter again.
+ */
+export async function safeFetch(
+  rawUrl: string,
+  options: SafeFetchOptions = DEFAULT_FETCH_OPTIONS,
+): Promise<{ url: string; status: number; contentType: string; body: Buffer }> {
+  let url = checkUrl(rawUrl, options);
+  const deadline = Date.now() + options.timeoutMs;
   for (let hop = 0; hop <= options.maxRedirects; hop++) {
-    const response = await requestOnce(url, options);
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new FetchRefusedError(`Timed out after ${options.timeoutMs} ms`);
+    const response = await requestOnce(url, { ...options, timeoutMs: remaining }, options.timeoutMs);
     if (response.redirect) {
-      url = normalizeFeedUrl(new URL(response.redirect, url).toString());
+      url = checkUrl(new URL(response.redirect, url).toString(), options);
       continue;
     }
     return { url, status: response.status, contentType: response.contentType, body: response.body };
@@ -64,11 +105,11 @@ export async function safeFetchText(
 interface OnceResult {
   status: number;
   contentType: string;
-  body: string;
+  body: Buffer;
   redirect?: string;
 }
 
-function requestOnce(url: string, options: SafeFetchOptions): Promise<OnceResult> {
+function requestOnce(url: string, options: SafeFetchOptions, totalMs: number): Promise<OnceResult> {
   const client = url.startsWith('https:') ? https : http;
   const agent = filteringAgentFor(url, { allowIPAddressList: options.allowedIps, keepAlive: false });
   return new Promise((resolve, reject) => {
@@ -78,7 +119,7 @@ function requestOnce(url: string, options: SafeFetchOptions): Promise<OnceResult
         agent,
         headers: {
           'user-agent': 'PodMatch/0.1 (+feed reader)',
-          accept: 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5',
+          accept: options.accept ?? 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5',
           'accept-encoding': 'gzip, deflate, br',
         },
         timeout: options.timeoutMs,
@@ -86,9 +127,23 @@ function requestOnce(url: string, options: SafeFetchOptions): Promise<OnceResult
       (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400 && res.headers.location) {
-          res.resume();
-          resolve({ status, contentType: '', body: '', redirect: res.headers.location });
+          res.destroy(); // a redirect's body is never read (it could be endless)
+          resolve({ status, contentType: '', body: Buffer.alloc(0), redirect: res.headers.location });
           return;
+        }
+        const contentType = String(res.headers['content-type'] ?? '');
+        if (options.acceptContentType) {
+          const refusal =
+            status < 200 || status >= 300
+              ? `HTTP ${status}`
+              : options.acceptContentType(contentType)
+                ? null
+                : `Content type not accepted: ${contentType.slice(0, 100) || 'none'}`;
+          if (refusal) {
+            res.destroy();
+            reject(new FetchRefusedError(refusal));
+            return;
+          }
         }
         const declared = Number(res.headers['content-length'] ?? 0);
         if (declared > options.maxBytes) {
@@ -112,23 +167,15 @@ function requestOnce(url: string, options: SafeFetchOptions): Promise<OnceResult
           }
           chunks.push(chunk);
         });
-        stream.on('end', () =>
-          resolve({
-            status,
-            contentType: String(res.headers['content-type'] ?? ''),
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+        stream.on('end', () => resolve({ status, contentType, body: Buffer.concat(chunks) }));
         stream.on('error', reject);
       },
     );
     // Overall deadline, not just idle time: a slow drip must not hold a worker forever.
-    const deadline = setTimeout(
-      () => req.destroy(new FetchRefusedError(`Timed out after ${options.timeoutMs} ms`)),
-      options.timeoutMs,
-    );
+    const timedOut = () => new FetchRefusedError(`Timed out after ${totalMs} ms`);
+    const deadline = setTimeout(() => req.destroy(timedOut()), options.timeoutMs);
     req.on('close', () => clearTimeout(deadline));
-    req.on('timeout', () => req.destroy(new FetchRefusedError(`Timed out after ${options.timeoutMs} ms`)));
+    req.on('timeout', () => req.destroy(timedOut()));
     req.on('error', (error) => {
       clearTimeout(deadline);
       reject(/is not allowed/.test(error.message) ? new FetchRefusedError(error.message) : error);

@@ -1,16 +1,27 @@
 import { IMAGE_PROXY_PATH, ImageProxyQuerySchema } from '@shared/index';
 import { Router } from 'express';
+import type { AppDeps } from '../../app-deps';
 import { badRequest } from '../../http/errors';
+import { ImageProxy } from './image-proxy';
 import { renderPlaceholderSvg } from './placeholder';
 
+/** Cache-Control of a fetched image, of the placeholder for a name alone, and of one standing in for a failed url. */
+const CACHE = {
+  image: 'public, max-age=604800, stale-while-revalidate=2592000',
+  placeholder: 'public, max-age=86400, stale-while-revalidate=604800',
+  fallback: 'public, max-age=300',
+} as const;
+
 /**
- * GET /api/proxy/image?url=&name=&spotifyId= (SPEC section 7). Public: it reveals nothing about
- * anyone. For now it always answers the letter placeholder for `name`; proxying the remote image
- * at `url` arrives with the SSRF-safe fetcher (until then a given url is validated, then ignored).
+ * GET /api/proxy/image?url=&name=&spotifyId= (SPEC section 7; docs/image-proxy.md). Public: it
+ * reveals nothing about anyone. The remote image at `url` when it is a safe, reachable raster image
+ * (through ImageProxy), else the letter placeholder for `name` (status 200: the client always gets
+ * an image). Either way the answer cannot run anything: a strict CSP, nosniff, and only image bytes.
  */
-export function artworkRoutes(): Router {
+export function artworkRoutes(deps: Pick<AppDeps, 'config' | 'logger'>): Router {
   const router = Router();
-  router.get(IMAGE_PROXY_PATH, (req, res) => {
+  const proxy = new ImageProxy(deps.config.imageProxy, deps.logger);
+  router.get(IMAGE_PROXY_PATH, async (req, res) => {
     const parsed = ImageProxyQuerySchema.safeParse(req.query);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({
@@ -20,11 +31,19 @@ export function artworkRoutes(): Router {
       const first = issues[0];
       throw badRequest(first ? `Invalid ${first.path}: ${first.message}` : 'Invalid query.', issues);
     }
-    const { name } = parsed.data;
+    const { url, name } = parsed.data;
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    // Nothing answered here is a document: an image opened directly must not run or load anything.
+    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    const image = url ? await proxy.get(url) : null;
+    if (image?.ok) {
+      res.setHeader('Content-Type', image.type);
+      res.setHeader('Cache-Control', CACHE.image);
+      res.send(image.body);
+      return;
+    }
     res.setHeader('Content-Type', 'image/svg+xml; charset=utf-8');
-    // The placeholder for a name never changes; an SVG opened directly must not run anything.
-    res.setHeader('Cache-Control', 'public, max-age=86400, stale-while-revalidate=604800');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    res.setHeader('Cache-Control', image ? CACHE.fallback : CACHE.placeholder);
     res.send(renderPlaceholderSvg(name ?? ''));
   });
   return router;
