@@ -11,14 +11,44 @@ export function toasts(page: Page) {
   return page.getByRole('region', { name: /Notifications/ });
 }
 
-/** Logs in through the development form and waits for the feed. */
-export async function devLogin(page: Page, username = freshUsername()): Promise<string> {
+export interface DevLoginOptions {
+  /**
+   * true (default): the account is marked set up through the API first (PUT setupComplete), so the
+   * login lands on the feed. false: a fresh account as a new person has it, which the login sends to
+   * the setup wizard (/setup).
+   */
+  setUp?: boolean;
+}
+
+/**
+ * Logs in through the development form and waits for the feed (or, with `setUp: false`, for the
+ * setup wizard). A set-up account is made first with the dev-login API and marked set up, so the
+ * form then opens an existing account; logging in again later opens it the same way.
+ */
+export async function devLogin(
+  page: Page,
+  username = freshUsername(),
+  { setUp = true }: DevLoginOptions = {},
+): Promise<string> {
+  if (setUp) await markSetUpByName(page, username);
   await page.goto('/login');
   await page.getByLabel('Or choose any username').fill(username);
   await page.getByRole('button', { name: 'Login as Developer' }).click();
+  if (!setUp) {
+    await expect(page).toHaveURL((url) => url.pathname === '/setup');
+    return username;
+  }
   await expect(page).toHaveURL((url) => url.pathname === '/');
   await expect(page.getByTestId('user-display-name')).toHaveText(username);
   return username;
+}
+
+/** Opens (or makes) the dev-login account `username` through the API and marks it set up. */
+async function markSetUpByName(page: Page, username: string): Promise<void> {
+  const login = await page.request.post('/api/auth/dev-login', { data: { username } });
+  expect(login.ok(), await login.text()).toBe(true);
+  const { token, user } = (await login.json()) as { token: string; user: { id: number } };
+  await updateUser({ page, name: username, id: user.id, token }, { setupComplete: true });
 }
 
 export interface Person {
@@ -28,9 +58,12 @@ export interface Person {
   token: string;
 }
 
-/** Dev-login a fresh user in `page` and read back their id and bearer token. */
-export async function signIn(page: Page, prefix: string): Promise<Person> {
-  const name = await devLogin(page, freshUsername(prefix));
+/**
+ * Dev-login a fresh user in `page` (marked set up unless `setUp: false`) and read back their id and
+ * bearer token.
+ */
+export async function signIn(page: Page, prefix: string, options: DevLoginOptions = {}): Promise<Person> {
+  const name = await devLogin(page, freshUsername(prefix), options);
   const stored = await page.evaluate(
     (keys) => ({
       token: localStorage.getItem(keys.token) ?? sessionStorage.getItem(keys.token),
@@ -73,4 +106,53 @@ export async function addShows(person: Person, queries: string[]) {
     });
     expect(added.ok(), await added.text()).toBe(true);
   }
+}
+
+/** The bearer header of `person`, for API calls made as them. */
+export function authHeaders(person: Person) {
+  return { authorization: `Bearer ${person.token}` };
+}
+
+/** Changes `person`'s own user record through the API (display name, match preferences, ...). */
+export async function updateUser(person: Person, data: Record<string, unknown>) {
+  const response = await person.page.request.put(`/api/users/${person.id}`, { headers: authHeaders(person), data });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/** Imports shows with these titles into `person`'s library as an OPML file (feeds on `.invalid` hosts). */
+export async function importOpmlTitles(person: Person, titles: string[], prefix = 'e2e') {
+  const outlines = titles
+    .map(
+      (title, i) => `<outline type="rss" text="${title}" xmlUrl="https://feeds.example.invalid/${prefix}-${i}.xml"/>`,
+    )
+    .join('\n');
+  const opml = `<?xml version="1.0" encoding="UTF-8"?><opml version="2.0"><head><title>${prefix}</title></head><body>${outlines}</body></opml>`;
+  const response = await person.page.request.post(`/api/users/${person.id}/podcasts/opml`, {
+    headers: authHeaders(person),
+    multipart: { opml: { name: `${prefix}.opml`, mimeType: 'text/x-opml', buffer: Buffer.from(opml) } },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/**
+ * A fresh user signed in through the dev-login API (no UI), marked set up (so no screen sends them
+ * to the setup wizard), with the session stored in `page` as the app stores it. The page is left
+ * on /login; navigate where the test starts.
+ */
+export async function signInSetUp(page: Page, prefix: string): Promise<Person> {
+  const username = freshUsername(prefix);
+  const login = await page.request.post('/api/auth/dev-login', { data: { username } });
+  expect(login.ok(), await login.text()).toBe(true);
+  const { token, user } = (await login.json()) as { token: string; user: { id: number } };
+  const person: Person = { page, name: username, id: user.id, token };
+  await updateUser(person, { setupComplete: true });
+  await page.goto('/login');
+  await page.evaluate(
+    ({ keys, token: t, userId }) => {
+      localStorage.setItem(keys.token, t);
+      localStorage.setItem(keys.userId, String(userId));
+    },
+    { keys: STORAGE_KEYS, token, userId: user.id },
+  );
+  return person;
 }

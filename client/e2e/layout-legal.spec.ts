@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { like, type Person, signIn } from './helpers';
+import { authHeaders, importOpmlTitles, like, signIn, updateUser } from './helpers';
 
 // Issue 10, items 1 and 8: no screen scrolls sideways on a phone (320-430 px wide), the profile's
 // left swipe reaches the feed, and the Terms and Privacy pages exist without signing in.
@@ -13,35 +13,6 @@ const LONG_TITLE =
 const UNBROKEN_TITLE = `Supercalifragilistic${'Expialidocious'.repeat(8)}`;
 // 60 characters (the limit), no spaces: nothing to wrap at.
 const LONG_NAME = `Maximiliana${'Wolfeschlegelsteinhausen'.repeat(3)}`.slice(0, 60);
-
-function opml(titles: string[]): Buffer {
-  const outlines = titles
-    .map((title, i) => `<outline type="rss" text="${title}" xmlUrl="https://feeds.example.invalid/long-${i}.xml"/>`)
-    .join('\n');
-  return Buffer.from(
-    `<?xml version="1.0" encoding="UTF-8"?><opml version="2.0"><head><title>long</title></head><body>${outlines}</body></opml>`,
-  );
-}
-
-function auth(person: Person) {
-  return { authorization: `Bearer ${person.token}` };
-}
-
-async function setDisplayName(person: Person, displayName: string) {
-  const response = await person.page.request.put(`/api/users/${person.id}`, {
-    headers: auth(person),
-    data: { displayName },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-}
-
-async function importLongTitles(person: Person) {
-  const response = await person.page.request.post(`/api/users/${person.id}/podcasts/opml`, {
-    headers: auth(person),
-    multipart: { opml: { name: 'long.opml', mimeType: 'text/x-opml', buffer: opml([LONG_TITLE, UNBROKEN_TITLE]) } },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-}
 
 /** The page is no wider than the viewport: nothing to scroll sideways. */
 async function expectNoHorizontalScroll(page: Page, screen: string) {
@@ -76,12 +47,12 @@ async function expectInsideViewport(page: Page, items: Locator, what: string) {
 async function longNamedPair(page: Page, partnerPage: Page) {
   const me = await signIn(page, 'layoutwithaverylongname0');
   const partner = await signIn(partnerPage, 'layoutpartner');
-  await setDisplayName(me, LONG_NAME);
-  await setDisplayName(partner, `${LONG_NAME.slice(0, 55)}Other`);
-  await importLongTitles(me);
+  await updateUser(me, { displayName: LONG_NAME });
+  await updateUser(partner, { displayName: `${LONG_NAME.slice(0, 55)}Other` });
+  await importOpmlTitles(me, [LONG_TITLE, UNBROKEN_TITLE], 'long');
   await like(page.request, me, partner);
   await like(partnerPage.request, partner, me);
-  const matches = await page.request.get(`/api/users/${me.id}/matches?intent=romantic`, { headers: auth(me) });
+  const matches = await page.request.get(`/api/users/${me.id}/matches?intent=romantic`, { headers: authHeaders(me) });
   expect(matches.ok(), await matches.text()).toBe(true);
   const [match] = (await matches.json()) as { id: number }[];
   expect(match, 'the mutual match').toBeTruthy();
@@ -191,7 +162,7 @@ test('a swipe left of more than 100 px on /profile goes to the feed', async ({ b
   try {
     const page = await context.newPage();
     const me = await signIn(page, 'swipe');
-    await importLongTitles(me);
+    await importOpmlTitles(me, [LONG_TITLE, UNBROKEN_TITLE], 'long');
     const toProfile = async () => {
       await page.goto('/profile');
       await expect(page.getByTestId('library-entry').filter({ hasText: UNBROKEN_TITLE })).toBeVisible();

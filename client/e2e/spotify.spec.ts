@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { STORAGE_KEYS } from '../../shared/src/constants';
 import { devLogin, toasts } from './helpers';
 
 // Runs against the Spotify stand-in that the e2e tier starts (scripts/spotify-stand-in.ts): each
@@ -31,13 +32,27 @@ test.describe('Spotify', () => {
     await expect(card.getByRole('button', { name: 'Connect Spotify' })).toBeVisible();
   });
 
-  test('"Continue with Spotify" signs in (creating the account) and opens the feed', async ({ page }) => {
+  test('"Continue with Spotify" signs in (creating the account), sets up, and opens the feed', async ({ page }) => {
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue with Spotify' }).click();
-    await expect(page).toHaveURL((url) => url.pathname === '/');
-    await expect(page.getByTestId('user-display-name')).toHaveText(/^Stand-In Listener \d+$/);
-    // The one-time code is gone from the address bar and the session survives a reload.
+    // A new account starts in the setup wizard; the one-time code is gone from the address bar.
+    await expect(page).toHaveURL((url) => url.pathname === '/setup' && url.search === '');
+    await expect(page.getByRole('heading', { level: 2, name: 'Choose Intent' })).toBeVisible();
+    // The session survives a reload; the account carries the Spotify display name.
     await page.reload();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByLabel('Display name')).toHaveValue(/^Stand-In Listener \d+$/);
+    // Set up through the API (the wizard itself has its own spec), then the feed opens.
+    const session = await page.evaluate(
+      (keys) => ({ token: localStorage.getItem(keys.token), userId: localStorage.getItem(keys.userId) }),
+      STORAGE_KEYS,
+    );
+    const done = await page.request.put(`/api/users/${session.userId}`, {
+      headers: { authorization: `Bearer ${session.token}` },
+      data: { setupComplete: true },
+    });
+    expect(done.ok(), await done.text()).toBe(true);
+    await page.goto('/');
     await expect(page.getByTestId('user-display-name')).toHaveText(/^Stand-In Listener \d+$/);
     await page.getByTestId('nav-profile').click();
     const list = page.getByTestId('spotify-card').getByTestId('spotify-podcasts');

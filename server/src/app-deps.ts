@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { AppConfig } from './config';
 import type { JobQueue } from './core/jobs/job-queue';
 import type { Logger } from './core/logger';
+import type { MediaStore } from './core/media';
 import type { RealtimeEmitter } from './core/realtime/emitter';
 import type { SessionService } from './features/auth/session.service';
 import type { ChatService } from './features/chat/chat.service';
@@ -19,5 +20,7 @@ export interface AppDeps {
   badges: BadgePusher;
   /** Sends and read receipts, shared by REST and socket (rate limit, store, announce). */
   chat: ChatService;
+  /** Pictures and avatars (docs/media.md); the local directory driver unless MEDIA_DRIVER says otherwise. */
+  media: MediaStore;
   logger: Logger;
 }

@@ -2,6 +2,8 @@ import { LIMITS } from '@shared/index';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { AppDeps } from './app-deps';
+import { LocalMediaStore } from './core/media';
+import { accountRoutes } from './features/account/account.routes';
 import { artworkRoutes } from './features/artwork/artwork.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { chatRoutes } from './features/chat/chat.routes';
@@ -14,8 +16,10 @@ import { spotifyRoutes } from './features/spotify/spotify.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { authenticate } from './http/authenticate';
 import { apiNotFound, errorHandler } from './http/error-handler';
+import { notFound } from './http/errors';
 import { requestContext } from './http/request-context';
 import { serveClient } from './serve-client';
+import { serveMedia } from './serve-media';
 
 /** The HTTP application without listening, so tests can drive it directly. */
 export function createApp(deps: AppDeps): Express {
@@ -26,9 +30,11 @@ export function createApp(deps: AppDeps): Express {
     helmet({
       contentSecurityPolicy: {
         directives: {
-          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          // Remote images only through our image proxy (docs/image-proxy.md): none straight from elsewhere.
+          'img-src': ["'self'", 'data:', 'blob:'],
           'media-src': ["'self'", 'blob:', 'https:'],
           'connect-src': ["'self'", 'ws:', 'wss:'],
+          'frame-src': ['https://player.vimeo.com'],
           'upgrade-insecure-requests': deps.config.isProduction ? [] : null,
         },
       },
@@ -39,7 +45,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', requestContext(deps.orm));
   app.use('/api', authenticate(deps.sessions));
   app.use(healthRoutes(deps));
-  app.use(artworkRoutes());
+  app.use(artworkRoutes(deps));
   app.use(authRoutes(deps));
   app.use(usersRoutes(deps));
   app.use(feedRoutes(deps));
@@ -48,9 +54,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(spotifyRoutes(deps));
   app.use(podcastsRoutes(deps));
   app.use(profilesRoutes());
+  app.use(accountRoutes(deps));
   app.use('/api', apiNotFound);
 
-  app.use('/media', express.static(deps.config.mediaDir, { maxAge: '1h', fallthrough: false, dotfiles: 'deny' }));
+  // Local media (docs/media.md): valid media keys only, cached for a year (names never change content).
+  if (deps.media instanceof LocalMediaStore) app.use('/media', serveMedia(deps.media));
+  else app.use('/media', (_req, _res, next) => next(notFound('No such file.')));
   serveClient(app, deps.config.clientDistDir);
 
   app.use(errorHandler(deps.logger));

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
+import type { MediaSettings } from './core/media';
 import { loadSpotifyConfig } from './core/spotify/spotify-config';
 
 const bool = z
@@ -21,6 +23,8 @@ const EnvSchema = z.object({
     .positive()
     .default(24 * 3600),
   TOKEN_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
+  // Where pictures and avatars are stored (docs/media.md): `local` = files under MEDIA_DIR.
+  MEDIA_DRIVER: z.enum(['local']).default('local'),
   MEDIA_DIR: z.string().default('.data/media'),
   CLIENT_DIST_DIR: z.string().default('client/dist'),
   TRUST_PROXY: bool.default(false),
@@ -28,9 +32,57 @@ const EnvSchema = z.object({
   // Chat sends per person (REST and socket together, counted across servers in Redis).
   CHAT_SEND_LIMIT: z.coerce.number().int().positive().default(30),
   CHAT_SEND_WINDOW_SECONDS: z.coerce.number().int().positive().default(10),
+  // How long a demo person takes to answer a like: "min-max" or "n" seconds (docs/matches.md).
+  DEMO_REPLY_DELAY_SECONDS: z
+    .string()
+    .default(DEFAULT_DEMO_REPLY_DELAY)
+    .transform((text, ctx) => {
+      const range = parseDelayRange(text);
+      if (!range) ctx.addIssue({ code: 'custom', message: 'use "min-max" or "n" seconds, e.g. 20-180' });
+      return range ?? { minMs: 0, maxMs: 0 };
+    }),
+  // --- Image proxy (GET /api/proxy/image; docs/image-proxy.md) ---
+  IMAGE_CACHE_DIR: z.string().default('.data/image-cache'),
+  IMAGE_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(256 * 1024 * 1024),
+  IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(5000),
+  /** Development and tests only: private/loopback addresses, and extra ports, the proxy may reach. */
+  IMAGE_PROXY_ALLOWED_IPS: z.string().default(''),
+  IMAGE_PROXY_ALLOWED_PORTS: z.string().default(''),
+  // --- end image proxy ---
 });
 
 export type AppConfig = ReturnType<typeof loadConfig>;
+
+/** The image proxy's settings; the allow-lists exist for tests and are refused in production. */
+function loadImageProxyConfig(e: z.infer<typeof EnvSchema>, isProduction: boolean) {
+  const list = (value: string) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+  const allowedIps = list(e.IMAGE_PROXY_ALLOWED_IPS);
+  const allowedPorts = list(e.IMAGE_PROXY_ALLOWED_PORTS).map(Number);
+  if (allowedPorts.some((port) => !Number.isInteger(port) || port < 1 || port > 65535)) {
+    throw new Error('Invalid configuration:\n  IMAGE_PROXY_ALLOWED_PORTS: comma-separated port numbers');
+  }
+  if (isProduction && (allowedIps.length > 0 || allowedPorts.length > 0)) {
+    throw new Error(
+      'Invalid configuration:\n  IMAGE_PROXY_ALLOWED_IPS / IMAGE_PROXY_ALLOWED_PORTS are for development and tests only',
+    );
+  }
+  return {
+    cacheDir: path.resolve(e.IMAGE_CACHE_DIR),
+    cacheMaxBytes: e.IMAGE_CACHE_MAX_BYTES,
+    timeoutMs: e.IMAGE_PROXY_TIMEOUT_MS,
+    allowedIps,
+    /** Besides 80 and 443, which are always allowed. */
+    allowedPorts,
+  };
+}
 
 /** Reads and checks the environment once; a bad setting stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -55,11 +107,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     tokenRotateAfterMs: e.TOKEN_ROTATE_AFTER_SECONDS * 1000,
     tokenRotationGraceMs: e.TOKEN_ROTATION_GRACE_SECONDS * 1000,
     mediaDir: path.resolve(e.MEDIA_DIR),
+    media: { driver: e.MEDIA_DRIVER, dir: path.resolve(e.MEDIA_DIR) } satisfies MediaSettings,
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     /** At most `limit` messages per person per `windowSeconds` (docs/chat.md, rate limiting). */
     chatSendLimit: { limit: e.CHAT_SEND_LIMIT, windowSeconds: e.CHAT_SEND_WINDOW_SECONDS },
+    /** When a demo person (other than SPEC's one) answers a like (docs/matches.md, "Demo people"). */
+    demoReplyDelay: e.DEMO_REPLY_DELAY_SECONDS,
+    // --- Image proxy (docs/image-proxy.md) ---
+    imageProxy: loadImageProxyConfig(e, isProduction),
     // SPOTIFY_* and TOKEN_ENCRYPTION_KEY (see .env.example and docs/spotify.md).
     spotify: loadSpotifyConfig(env, { isProduction, port: e.PORT }),
   };

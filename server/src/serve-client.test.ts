@@ -74,6 +74,15 @@ describe('the built client', () => {
     expect((await get(`${server.url}/`)).body.toString()).toBe(html);
   });
 
+  it("the page's security policy lets only the hosted video player into frames", async () => {
+    const csp = String((await get(`${server.url}/`)).headers['content-security-policy'] ?? '');
+    const frameSrc = csp
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('frame-src '));
+    expect(frameSrc).toBe('frame-src https://player.vimeo.com');
+  });
+
   it('still answers a missing asset 404, and the API is not served the page', async () => {
     expect((await get(`${server.url}/assets/missing-123.js`, 'br')).status).toBe(404);
     expect((await get(`${server.url}/api/nope`, 'br')).headers['content-type']).toMatch(/json/);

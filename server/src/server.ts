@@ -6,6 +6,7 @@ import type { AppConfig } from './config';
 import { initOrm } from './core/db/orm';
 import { JobQueue } from './core/jobs/job-queue';
 import { createLogger, type Logger } from './core/logger';
+import { createMediaStore } from './core/media';
 import { createEmitter } from './core/realtime/emitter';
 import { type Clock, SessionService } from './features/auth/session.service';
 import { ChatService } from './features/chat/chat.service';
@@ -38,6 +39,7 @@ export async function startServer(
     redis,
     logger,
     jobs: new JobQueue(redis),
+    media: createMediaStore(config.media),
     sessions: new SessionService(config, options.clock),
     emitter,
     badges,

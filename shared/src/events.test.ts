@@ -36,6 +36,9 @@ const user: SelfUser = {
   atpHandle: null,
   matchPreferences: { minMatchPercentage: 0 },
   createdAt: '2025-01-01T00:00:00.000Z',
+  setupStep: 0,
+  setupComplete: true,
+  quizAnswers: {},
 };
 
 const match: MatchView = {

@@ -3,6 +3,8 @@ export * from './constants';
 export * from './display-name';
 export * from './events';
 export * from './jobs';
+export * from './quiz';
+export * from './schemas/account';
 export * from './schemas/artwork';
 export * from './schemas/auth';
 export * from './schemas/common';

@@ -3,6 +3,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '@server/core/db/orm-config';
 import { JobQueue } from '@server/core/jobs/job-queue';
 import type { Logger } from '@server/core/logger';
+import { createMediaStore } from '@server/core/media';
 import {
   JobError,
   type JobKey,
@@ -45,6 +46,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   const emitter = new Emitter<ServerToClientEvents>(connection);
   const followUps = new JobQueue(connection);
+  const media = createMediaStore(config.media);
 
   const notify = (job: Job, key: JobKey, status: { state: JobState; progress: number; error?: unknown }) => {
     const userId = jobs[key].notifyUser?.(job.data as never);
@@ -65,6 +67,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
         em: orm.em.fork(),
         emitter,
         mediaDir: config.mediaDir,
+        media,
         enqueue: (key, payload) => followUps.enqueue(key, payload),
         feedFetchAllowedIps: config.feedFetchAllowedIps,
         logger,

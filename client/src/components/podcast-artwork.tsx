@@ -1,17 +1,11 @@
-import { IMAGE_PROXY_LIMITS, IMAGE_PROXY_PATH } from '@shared/schemas/artwork';
 import { useState } from 'react';
 import { cn } from '@/lib/cn';
+import { imageSrc, placeholderUrl } from '@/lib/image-url';
 
 interface PodcastArtworkProps {
   name: string;
   imageUrl: string | null;
   className?: string;
-}
-
-/** The server's SVG letter placeholder for a show name (GET /api/proxy/image?name=). */
-export function placeholderUrl(name: string): string {
-  const clean = name.trim().slice(0, IMAGE_PROXY_LIMITS.nameMaxLength) || '?';
-  return `${IMAGE_PROXY_PATH}?${new URLSearchParams({ name: clean }).toString()}`;
 }
 
 type Stage = 'image' | 'placeholder' | 'tile';
@@ -40,7 +34,8 @@ export function PodcastArtwork({ name, imageUrl, className }: PodcastArtworkProp
     );
   }
 
-  const src = stage === 'image' && imageUrl ? imageUrl : placeholderUrl(name);
+  // Remote artwork only through the proxy (imageSrc), which answers the placeholder itself when it cannot.
+  const src = stage === 'image' && imageUrl ? imageSrc(imageUrl, name) : placeholderUrl(name);
   return (
     <img
       src={src}

@@ -21,6 +21,9 @@ export function makeSelfUser(overrides: Partial<SelfUser> = {}): SelfUser {
     atpHandle: null,
     matchPreferences: { minMatchPercentage: 0 },
     createdAt: '2025-01-01T00:00:00.000Z',
+    setupStep: 0,
+    setupComplete: true,
+    quizAnswers: {},
     ...overrides,
   };
 }

@@ -46,6 +46,10 @@ interface Sample {
   ok?: number | number[];
 }
 
+/** A valid 1x1 PNG, for the picture upload. */
+const ONE_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
 /** How to make a well-formed call of each endpoint; `caller` is undefined for the anonymous role. */
 const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefined) => Sample } = {
   // Without a worker process in this tier, health answers 503 ("worker down"): still no 401.
@@ -56,8 +60,15 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   spotifyExchange: () => ({ body: { code: 'x'.repeat(43) }, ok: 400 }),
   getUser: () => ({}),
   profileDetails: () => ({}),
+  exportAccount: () => ({}),
+  deleteAccount: () => ({ body: { confirm: 'DELETE' } }),
   updateUser: () => ({ body: { displayName: 'Renamed' } }),
   generateAvatar: () => ({}),
+  uploadProfilePicture: () => {
+    const form = new FormData();
+    form.append('profilePicture', new Blob([Buffer.from(ONE_PIXEL_PNG, 'base64')]), 'me.png');
+    return { form };
+  },
   feed: () => ({}),
   feedCounts: () => ({}),
   listMatches: () => ({}),
@@ -76,6 +87,8 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   markMatchSeen: () => ({}),
   unmatch: () => ({}),
   blockUser: (w) => ({ body: { userId: w.someone.user.id } }),
+  // Nobody in this world passed anyone: a well-formed undo is a 404 for every signed-in caller.
+  undoPass: (w) => ({ body: { userId: w.someone.user.id, intent: 'romantic' }, ok: 404 }),
   reportUser: (w) => ({ body: { reportedId: w.someone.user.id, reason: 'spam' } }),
   listUserPodcasts: () => ({}),
   addUserPodcast: (w) => ({ body: { podcastId: w.podcastId } }),

@@ -1,6 +1,7 @@
 import type { ErrorBody } from '@shared/index';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../core/logger';
+import { PersonGoneError } from '../core/matches/decide';
 import { HttpError } from './errors';
 
 /** Unknown /api paths answer JSON, not the SPA. */
@@ -36,6 +37,11 @@ function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
       body: { error: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) },
     };
   }
+  // A row this request refers to was deleted by a concurrent request (an account deletion racing a
+  // like or a message): what it pointed at no longer exists.
+  if (isForeignKeyViolation(error) || error instanceof PersonGoneError) {
+    return { status: 404, body: { error: 'not_found', message: 'That no longer exists.' } };
+  }
   const parserError = error as BodyParserError;
   switch (parserError?.type) {
     case 'entity.parse.failed':
@@ -58,4 +64,10 @@ function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
     status: 500,
     body: { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' },
   };
+}
+
+/** PostgreSQL's foreign_key_violation, as the driver or MikroORM (which keeps the driver's code) reports it. */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  return code === '23503';
 }

@@ -1,4 +1,5 @@
 // Every REST endpoint, defined once per feature; `api` is the one object server and client use.
+import { accountApi } from './account';
 import { authApi } from './auth';
 import { feedApi } from './feed';
 import { healthApi } from './health';
@@ -15,6 +16,7 @@ export const api = {
   ...healthApi,
   ...authApi,
   ...usersApi,
+  ...accountApi,
   ...feedApi,
   ...matchesApi,
   ...messagesApi,

@@ -1,5 +1,11 @@
 import { JobAcceptedSchema } from '../schemas/jobs';
-import { SelfUserSchema, UpdateUserBodySchema, UserResponseSchema, UserViewQuerySchema } from '../schemas/user';
+import {
+  ProfilePictureResponseSchema,
+  SelfUserSchema,
+  UpdateUserBodySchema,
+  UserResponseSchema,
+  UserViewQuerySchema,
+} from '../schemas/user';
 import { defineEndpoint } from './endpoint';
 import { UserIdParams } from './params';
 
@@ -21,7 +27,18 @@ export const usersApi = {
     body: UpdateUserBodySchema,
     response: SelfUserSchema,
   }),
-  /** Re-renders the letter avatar; progress arrives as 'job:status'. */
+  /**
+   * Uploads the caller's picture: multipart/form-data with one file field `profilePicture`, at most
+   * LIMITS.pictureMaxBytes, typed by its content (docs/media.md); re-encoded, then 'user:updated'.
+   */
+  uploadProfilePicture: defineEndpoint({
+    method: 'POST',
+    path: '/api/users/:userId/profile-picture',
+    access: 'owner',
+    params: UserIdParams,
+    response: ProfilePictureResponseSchema,
+  }),
+  /** Re-renders the generated avatar (the person's illustrated portrait, docs/media.md); progress arrives as 'job:status'. */
   generateAvatar: defineEndpoint({
     method: 'POST',
     path: '/api/users/:userId/generated-avatar',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
+import { QuizAnswersSchema, SETUP_STEPS } from '../quiz';
 import { IntentSchema, TimestampSchema } from './common';
 
 export const MatchPreferencesSchema = z.object({
@@ -33,6 +34,14 @@ export const SelfUserSchema = PublicUserSchema.extend({
   atpHandle: z.string().nullable(),
   matchPreferences: MatchPreferencesSchema,
   createdAt: TimestampSchema,
+  /** The setup wizard step to resume at (0-4), and whether setup was completed (docs/profiles.md). */
+  setupStep: z
+    .number()
+    .int()
+    .min(0)
+    .max(SETUP_STEPS - 1),
+  setupComplete: z.boolean(),
+  quizAnswers: QuizAnswersSchema,
 });
 export type SelfUser = z.infer<typeof SelfUserSchema>;
 
@@ -58,6 +67,34 @@ export const UpdateUserBodySchema = z
     platonicTagline: taglineField,
     professionalTagline: taglineField,
     matchPreferences: MatchPreferencesSchema.partial(),
+    setupStep: z
+      .number()
+      .int()
+      .min(0)
+      .max(SETUP_STEPS - 1),
+    /** Setup is completed once; it cannot be undone. */
+    setupComplete: z.literal(true),
+    /** The whole set of answers (replaces the stored one). */
+    quizAnswers: QuizAnswersSchema,
   })
   .partial();
 export type UpdateUserBody = z.infer<typeof UpdateUserBodySchema>;
+
+/** POST /api/users/:id/profile-picture answers the new picture's URL (the user also gets 'user:updated'). */
+export const ProfilePictureResponseSchema = z.object({ profilePicture: z.string() });
+export type ProfilePictureResponse = z.infer<typeof ProfilePictureResponseSchema>;
+
+/**
+ * The most pixels an uploaded picture may declare (e.g. 8000 x 5000): a few kilobytes of PNG can
+ * declare gigapixels that would take gigabytes to decode (a decompression bomb).
+ */
+export const PICTURE_MAX_PIXELS = 40_000_000;
+
+/** The refusals of a picture upload (SPEC.md sections 5 and 8), as the server words them. */
+export const PICTURE_UPLOAD_TEXTS = {
+  missing: 'Attach the picture in the form field "profilePicture".',
+  tooLarge: 'File too large: please select an image smaller than 5MB.',
+  notAnImage: 'Invalid file type: please select an image file (JPEG, PNG, WebP, GIF or AVIF).',
+  tooManyPixels: `This image has too many pixels: please select one of at most ${PICTURE_MAX_PIXELS / 1_000_000} megapixels.`,
+  unreadable: 'This image could not be read: the file is damaged or incomplete.',
+} as const;

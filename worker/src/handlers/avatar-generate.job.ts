@@ -1,52 +1,52 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { createAvatar } from '@dicebear/core';
+import * as notionists from '@dicebear/notionists';
 import { UserSchema } from '@server/core/db/entities';
+import { encodePicture, isGeneratedAvatar, storePicture, swapPicture } from '@server/core/media/pictures';
 import { toSelfUser } from '@server/core/presenters/user.presenter';
-import { INTENT_INFO, type Intent, rooms } from '@shared/index';
+import { rooms } from '@shared/index';
 import type { JobHandler } from './handler';
 
-const GENERATED_PREFIX = '/media/avatars/';
+/** Soft backgrounds behind the portraits; DiceBear picks one from the seed. */
+const BACKGROUNDS = ['b6e3f4', 'c0aede', 'd1d4f9', 'ffd5dc', 'ffdfbf', 'c7f0d8', 'fde7a9'];
 
-const escapeXml = (text: string) =>
-  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
-
-/** The first letter or digit of a name, so emoji and symbols do not become the avatar. */
-export function avatarInitial(displayName: string): string {
-  const match = displayName.normalize('NFKC').match(/[\p{L}\p{N}]/u);
-  return (match?.[0] ?? '?').toLocaleUpperCase();
+/**
+ * A person's illustrated portrait as SVG: DiceBear's "Notionists" style (design by Zoish, CC0 1.0;
+ * docs/media.md), seeded by the user id alone, so the same person always gets the same face and
+ * a rename does not change it. Never served as SVG: see renderPortrait.
+ */
+export function renderPortraitSvg(userId: number): string {
+  return createAvatar(notionists, {
+    seed: `podmatch-user-${userId}`,
+    size: 512,
+    backgroundColor: BACKGROUNDS,
+    backgroundType: ['solid'],
+  }).toString();
 }
 
-export function renderAvatarSvg(displayName: string, colors: readonly [string, string]): string {
-  const initial = escapeXml(avatarInitial(displayName));
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256" role="img" aria-label="${escapeXml(displayName)}">
-<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${colors[0]}"/><stop offset="1" stop-color="${colors[1]}"/></linearGradient></defs>
-<rect width="256" height="256" fill="url(#g)"/>
-<text x="128" y="128" dy=".35em" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif" font-size="120" font-weight="700" fill="#fff">${initial}</text>
-</svg>
-`;
+/** The portrait rasterised (WebP, in the picture sizes), like an uploaded picture. */
+export function renderPortrait(userId: number) {
+  return encodePicture(Buffer.from(renderPortraitSvg(userId)));
 }
 
 /**
- * Renders a letter avatar in the user's intent colours and makes it their picture unless they
- * uploaded one. Idempotent: the file name is a hash of what it shows.
+ * Gives a person a generated portrait unless they uploaded a picture: an uploaded (or any
+ * non-generated) picture is never replaced, even by a job that raced the upload (the swap checks
+ * under the row lock). A previous generated avatar (including the old letter SVGs) is replaced and
+ * its files deleted.
  */
 export const avatarGenerate: JobHandler<'avatarGenerate'> = async ({ userId }, ctx) => {
   const user = await ctx.em.findOne(UserSchema, userId);
   if (!user) throw new Error(`User ${userId} no longer exists`);
-  await ctx.progress(10);
-  const svg = renderAvatarSvg(user.displayName, INTENT_INFO[user.intent as Intent].videoColors);
-  const name = `${userId}-${createHash('sha256').update(svg).digest('hex').slice(0, 12)}.svg`;
-  const dir = path.join(ctx.mediaDir, 'avatars');
-  await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(path.join(dir, name), svg);
-  await ctx.progress(80);
-
-  const url = `${GENERATED_PREFIX}${name}`;
-  if (!user.profilePicture || user.profilePicture.startsWith(GENERATED_PREFIX)) {
-    user.profilePicture = url;
-    await ctx.em.flush();
-    ctx.emitter.to(rooms.user(userId)).emit('user:updated', toSelfUser(user));
+  // Someone with an uploaded (or remote) picture keeps it: nothing to render.
+  if (user.profilePicture && !isGeneratedAvatar(ctx.media, user.profilePicture)) {
+    return { profilePicture: user.profilePicture };
   }
-  return { profilePicture: user.profilePicture ?? url };
+  await ctx.progress(10);
+  const url = await storePicture(ctx.media, 'avatars', await renderPortrait(userId));
+  await ctx.progress(80);
+  const changed = await swapPicture(ctx.em, ctx.media, userId, url, { onlyOverGenerated: true });
+  const current = await ctx.em.findOne(UserSchema, userId, { refresh: true });
+  if (!current) throw new Error(`User ${userId} no longer exists`);
+  if (changed) ctx.emitter.to(rooms.user(userId)).emit('user:updated', toSelfUser(current));
+  return { profilePicture: current.profilePicture ?? url };
 };

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JobQueue } from '@server/core/jobs/job-queue';
 import type { Logger } from '@server/core/logger';
+import type { MediaStore } from '@server/core/media';
 import type { JobKey, JobPayload, JobResult, ServerToClientEvents } from '@shared/index';
 import type { Emitter } from '@socket.io/redis-emitter';
 
@@ -9,6 +10,8 @@ export interface JobContext {
   em: EntityManager;
   emitter: Emitter<ServerToClientEvents>;
   mediaDir: string;
+  /** Where pictures and avatars are stored (docs/media.md). */
+  media: MediaStore;
   /** Addresses feed fetching may reach despite being private (tests only). */
   feedFetchAllowedIps: string[];
   logger: Logger;

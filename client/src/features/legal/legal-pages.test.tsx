@@ -42,7 +42,11 @@ describe('legal pages', () => {
     }
     expect(text).toContain('encrypted (AES-256-GCM)');
     expect(text).toContain('There is no automatic deletion job');
-    expect(text).toContain('no export or delete button yet');
+    expect(text).not.toContain('no export or delete button yet');
+    for (const choice of ['Download my data', 'Delete account', 'type DELETE to confirm'])
+      expect(text).toContain(choice);
+    expect(text).toContain('generated from your account id');
+    expect(text).toContain('GPS position');
     for (const link of screen.getAllByRole('link', { name: PRIVACY_EMAIL })) {
       expect(link.getAttribute('href')).toBe(`mailto:${PRIVACY_EMAIL}`);
     }

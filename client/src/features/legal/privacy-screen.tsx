@@ -41,7 +41,10 @@ export function PrivacyScreen() {
           </li>
           <li>
             <strong>Pictures and videos:</strong> your profile picture and video intro are files on our server. Until
-            you choose a picture we generate a letter avatar from your name and store it the same way.
+            you upload a picture, an illustrated portrait generated from your account id (not from your name, photo or
+            anything else about you) takes the place of the old letter avatar and is stored the same way. A picture you
+            upload is re-encoded before it is stored: its metadata (camera details, the date and the GPS position
+            included) is removed and never kept, and the picture it replaces is deleted.
           </li>
           <li>
             <strong>Spotify tokens:</strong> the access and refresh tokens Spotify gives us when you connect, stored
@@ -115,8 +118,8 @@ export function PrivacyScreen() {
           </li>
         </ul>
         <p>
-          Deleting an account deletes everything linked to it: profiles, library, likes, matches, messages, blocks,
-          reports, sessions and tokens.
+          Deleting an account deletes everything linked to it: profiles, pictures and videos, library, likes, matches,
+          messages, blocks, reports, sessions and tokens.
         </p>
       </LegalSection>
 
@@ -127,14 +130,32 @@ export function PrivacyScreen() {
           <li>Disconnect Spotify on your profile at any time.</li>
           <li>Unmatch, block or report someone from your matches.</li>
           <li>Log out, which ends your session on our server too.</li>
+          <li>Download a copy of your data, or delete your account, on your profile (see below).</li>
         </ul>
       </LegalSection>
 
       <LegalSection title="Get a copy of your data or delete your account">
         <p>
-          The app has no export or delete button yet. Write to <PrivacyEmail /> from the e-mail address you want us to
-          answer, give your PodMatch username, and say whether you want a copy of your data, your account deleted, or
-          both. We will confirm that the account is yours before we act, then send the copy or confirm the deletion.
+          Both are on your profile (My Profile), in the <strong>Your data</strong> card:
+        </p>
+        <ul>
+          <li>
+            <strong>Download my data</strong> saves a JSON file with everything we store about you: your account and
+            profiles, your library, your likes, passes and matches, the messages you sent, your blocks and reports, and
+            your sign-in sessions. It never contains a password, a token or a token hash, nor who reported you; other
+            people appear only by their id and display name.
+          </li>
+          <li>
+            <strong>Delete account</strong> asks you to type DELETE to confirm, then deletes your account at once with
+            everything linked to it: profiles, pictures and videos, library, likes, matches, messages, blocks, reports,
+            sessions and tokens. Your matches disappear from the other people's screens right away, and every device you
+            are signed in on is signed out. Your username and Spotify account are free again, so you can sign up afresh
+            later.
+          </li>
+        </ul>
+        <p>
+          If you cannot sign in any more, write to <PrivacyEmail /> from the e-mail address you want us to answer and
+          give your PodMatch username; we will confirm that the account is yours before we act.
         </p>
       </LegalSection>
 
@@ -142,8 +163,9 @@ export function PrivacyScreen() {
         <p>
           <strong>Spotify</strong>, only if you sign in with it or connect it: we read your profile id and name, your
           saved shows and your saved episodes. <strong>Podcast publishers</strong>: our server reads the public RSS
-          feeds of shows in the catalog. Show artwork may load in your browser from the image address the publisher or
-          Spotify gives for that show; when there is none, our own server draws a letter placeholder.
+          feeds of shows in the catalog. Show artwork and other remote pictures reach your browser only through our own
+          server, which fetches them from the address the publisher or Spotify gives, so no publisher or image host
+          learns who looked at what; when there is none, our own server draws a placeholder.
         </p>
       </LegalSection>
 

@@ -44,7 +44,9 @@ describe('MyTopPodcasts', () => {
     within(first).getByText('Dan Carlin');
     within(first).getByText('Listened 12 times');
     within(first).getByText('Spotify');
-    expect(first.querySelector('img')?.getAttribute('src')).toBe('https://img.example/hh.jpg');
+    expect(first.querySelector('img')?.getAttribute('src')).toBe(
+      '/api/proxy/image?url=https%3A%2F%2Fimg.example%2Fhh.jpg&name=Hardcore+History',
+    );
     within(entryRow('Radiolab')).getByText('Listened once');
     within(entryRow('Radiolab')).getByText('OPML');
     // No image: the server's letter placeholder.
@@ -166,7 +168,8 @@ describe('PodcastArtwork', () => {
   it('falls back once to the letter placeholder, then to a local tile, and never loops', () => {
     renderWithProviders(<PodcastArtwork name="Radiolab" imageUrl="https://img.example/broken.jpg" />);
     const img = document.querySelector('img') as HTMLImageElement;
-    expect(img.getAttribute('src')).toBe('https://img.example/broken.jpg');
+    // Remote artwork only through the image proxy, never straight from the publisher.
+    expect(img.getAttribute('src')).toBe('/api/proxy/image?url=https%3A%2F%2Fimg.example%2Fbroken.jpg&name=Radiolab');
     fireEvent.error(img);
     const placeholder = document.querySelector('img') as HTMLImageElement;
     expect(placeholder.getAttribute('src')).toBe('/api/proxy/image?name=Radiolab');

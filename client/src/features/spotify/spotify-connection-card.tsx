@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { relativeDistance } from '@/lib/relative-time';
 import { toast } from '@/lib/toast';
 import {
   useConnectSpotify,
@@ -14,12 +15,6 @@ import {
 } from './spotify-queries';
 
 const SHOWN_PODCASTS = 5;
-
-/** "just now" style is not needed here: the last sync as a short local date and time. */
-function formatSync(iso: string | null): string {
-  if (!iso) return 'not yet';
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 /** Reads ?spotify=connected / ?spotify_error= after the OAuth round trip, toasts once, drops them. */
 function useConnectOutcome() {
@@ -83,7 +78,7 @@ export function SpotifyConnectionCard({ userId }: { userId: number }) {
               : isError
                 ? 'Could not load the connection.'
                 : status.connected
-                  ? `Connected${status.spotifyId ? ` as ${status.spotifyId}` : ''} · Last sync ${formatSync(status.lastSpotifySync)}`
+                  ? `Connected${status.spotifyId ? ` as ${status.spotifyId}` : ''} · Last sync ${relativeDistance(status.lastSpotifySync)}`
                   : 'Not connected'}
           </p>
         </div>

@@ -33,6 +33,13 @@ export const blockedEitherWay = (a: string, b: string) =>
  * two-int advisory keys used elsewhere never collide with it).
  */
 export async function lockPair(tx: EntityManager, a: number, b: number): Promise<void> {
-  const key = BigInt(Math.min(a, b)) * 2n ** 31n + BigInt(Math.max(a, b));
-  await sql(tx, 'select pg_advisory_xact_lock(?::bigint)', [key.toString()]);
+  await sql(tx, 'select pg_advisory_xact_lock(?::bigint)', [pairKey(a, b).toString()]);
+}
+
+const pairKey = (a: number, b: number) => BigInt(Math.min(a, b)) * 2n ** 31n + BigInt(Math.max(a, b));
+
+/** lockPair for `userId` with each of `others`, taken in key order so two such calls cannot deadlock. */
+export async function lockPairsOf(tx: EntityManager, userId: number, others: number[]): Promise<void> {
+  const keys = [...new Set(others.map((other) => pairKey(userId, other)))].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  for (const key of keys) await sql(tx, 'select pg_advisory_xact_lock(?::bigint)', [key.toString()]);
 }

@@ -74,5 +74,8 @@ export function toSelfUser(user: User): SelfUser {
     atpHandle: user.atpHandle ?? null,
     matchPreferences: { minMatchPercentage: user.matchPreferences?.minMatchPercentage ?? 0 },
     createdAt: user.createdAt.toISOString(),
+    setupStep: user.setupStep ?? 0,
+    setupComplete: user.setupCompletedAt != null,
+    quizAnswers: user.quizAnswers ?? {},
   };
 }

@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { INTENT_INFO, INTENTS, type Intent, type UpdateUserBody } from '@shared/index';
 import { type SignUpMethod, type User, UserProfileSchema, UserSchema } from '../../core/db/entities';
 import { blockedEitherWay, sql } from '../../core/db/sql';
+import { publicUserRowOf } from '../../core/matches/decide';
 import { unusablePassword } from '../../core/passwords';
-import { PUBLIC_USER_COLUMNS, type PublicUserRow } from '../../core/presenters/user.presenter';
 import { notFound } from '../../http/errors';
 import { feedContains } from '../feed/feed.service';
 
@@ -81,21 +81,16 @@ export async function canSee(em: EntityManager, viewerId: number, targetId: numb
 
 /** Another person as the viewer may see them in one intent (see canSee), with that intent's profile. */
 export async function publicUserRow(em: EntityManager, userId: number, intent: Intent) {
-  const [row] = await sql<PublicUserRow>(
-    em,
-    `select ${PUBLIC_USER_COLUMNS} from users u
-       left join user_profiles pr on pr.user_id = u.id and pr.intent = ?
-      where u.id = ?`,
-    [intent, userId],
-  );
+  const row = await publicUserRowOf(em, userId, intent);
   if (!row) throw notFound('User not found.');
   return row;
 }
 
 /** Applies an allow-listed change to a user and keeps their per-intent profiles in step. */
 export async function updateUser(em: EntityManager, user: User, body: UpdateUserBody): Promise<User> {
-  const { matchPreferences, ...fields } = body;
+  const { matchPreferences, setupComplete, ...fields } = body;
   em.assign(user, fields);
+  if (setupComplete && !user.setupCompletedAt) user.setupCompletedAt = new Date();
   if (matchPreferences) user.matchPreferences = { ...user.matchPreferences, ...matchPreferences };
   const profiles = await em.find(UserProfileSchema, { userId: user.id });
   for (const profile of profiles) {

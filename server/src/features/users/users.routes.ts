@@ -1,10 +1,12 @@
-import { api, rooms } from '@shared/index';
+import { api, LIMITS, PICTURE_UPLOAD_TEXTS, rooms } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { UserSchema } from '../../core/db/entities';
 import { toPublicUser, toSelfUser } from '../../core/presenters/user.presenter';
 import { notFound } from '../../http/errors';
+import { singleFileUpload } from '../../http/multipart';
 import { mount } from '../../http/route';
+import { replaceProfilePicture } from './profile-picture';
 import { publicUserRow, updateUser } from './user.service';
 
 /** Users (access rules in shared/src/api/users.ts): people change only themselves. */
@@ -27,7 +29,19 @@ export function usersRoutes(deps: AppDeps): Router {
     return updated;
   });
 
-  // Re-render the letter avatar (e.g. after a name change); progress arrives by socket.
+  // The picture is read only after the access rule passed, into memory (nothing on disk if refused).
+  mount(
+    router,
+    api.uploadProfilePicture,
+    async ({ params, req }) => {
+      const updated = await replaceProfilePicture(req.em, deps.media, params.userId, req.file?.buffer);
+      deps.emitter.to(rooms.user(params.userId)).emit('user:updated', updated);
+      return { profilePicture: updated.profilePicture ?? '' };
+    },
+    [singleFileUpload('profilePicture', LIMITS.pictureMaxBytes, PICTURE_UPLOAD_TEXTS.tooLarge)],
+  );
+
+  // Re-render the generated avatar (e.g. after a name change); progress arrives by socket.
   mount(router, api.generateAvatar, async ({ params }) => {
     const jobId = await deps.jobs.enqueue('avatarGenerate', { userId: params.userId });
     return { jobId };

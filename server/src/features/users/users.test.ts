@@ -183,6 +183,38 @@ describe('users', () => {
     expect(res.status).toBe(400);
   });
 
+  it('keeps setup progress and quiz answers, and completes setup once', async () => {
+    const a = await server.login();
+    expect(a.user).toMatchObject({ setupStep: 0, setupComplete: false, quizAnswers: {} });
+    const put = (body: unknown) => server.call('PUT', `/api/users/${a.user.id}`, { token: a.token, body });
+    const saved = await put({ setupStep: 3, quizAnswers: { when: 'commute', speed: '2x' } });
+    expect(saved.status).toBe(200);
+    expect(saved.json).toMatchObject({
+      setupStep: 3,
+      setupComplete: false,
+      quizAnswers: { when: 'commute', speed: '2x' },
+    });
+    for (const bad of [
+      { setupStep: 5 },
+      { setupStep: -1 },
+      { setupComplete: false },
+      { quizAnswers: { when: 'never' } },
+      { quizAnswers: { shoeSize: 'commute' } },
+      { quizAnswers: 'all of them' },
+    ]) {
+      const res = await put(bad);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBeTruthy();
+    }
+    expect((await put({ setupComplete: true })).json).toMatchObject({ setupComplete: true, setupStep: 3 });
+    const again = await server.call('GET', `/api/users/${a.user.id}`, { token: a.token });
+    expect(again.json).toMatchObject({ setupComplete: true, quizAnswers: { when: 'commute', speed: '2x' } });
+    // Another person sees none of it.
+    const { a: viewer, b } = await neighbours();
+    const seen = await server.call('GET', `/api/users/${b.user.id}`, { token: viewer.token });
+    for (const field of ['setupStep', 'setupComplete', 'quizAnswers']) expect(seen.json).not.toHaveProperty(field);
+  });
+
   it('answers a user that does not exist with 404', async () => {
     const a = await server.login();
     const res = await server.call('GET', '/api/users/2147483000', { token: a.token });

@@ -37,6 +37,11 @@ export const UserSchema = defineEntity({
      * made by signing in with Spotify (or seeded), whatever its username.
      */
     signUpMethod: p.enum([...SIGN_UP_METHODS]),
+    /** The setup wizard step to resume at, and when setup was completed (null: not yet). */
+    setupStep: p.smallint().default(0),
+    setupCompletedAt: p.datetime().nullable(),
+    /** Listening-habits quiz answers by question id (shared/src/quiz.ts). */
+    quizAnswers: p.json<Record<string, string>>().onCreate(() => ({})),
     /** Seeded demo people: a like from anyone is answered at once (SPEC "Demo user"). */
     isDemo: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -1,13 +1,14 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { makeSelfUser } from '@/test/fixtures';
-import { ProfilePlaceholder } from './profile-placeholder';
+import { renderWithProviders } from '@/test/utils';
+import { ProfileScreen } from './profile-screen';
 
 const LONG_NAME = `Maximiliana${'Wolfeschlegelsteinhausen'.repeat(2)}`;
 
 function renderProfile(onSwipeLeft = vi.fn()) {
-  render(
-    <ProfilePlaceholder
+  renderWithProviders(
+    <ProfileScreen
       user={makeSelfUser({ displayName: LONG_NAME, username: 'max' })}
       intent="romantic"
       onIntentChange={() => {}}
@@ -15,7 +16,7 @@ function renderProfile(onSwipeLeft = vi.fn()) {
       onSwipeLeft={onSwipeLeft}
     >
       <input aria-label="Search" />
-    </ProfilePlaceholder>,
+    </ProfileScreen>,
   );
   return onSwipeLeft;
 }
@@ -27,7 +28,7 @@ function drag(target: Element, dx: number, pointerType = 'touch') {
   fireEvent.pointerUp(target, { clientX: 300 + dx, clientY: 108, pointerId: 1, pointerType });
 }
 
-describe('ProfilePlaceholder', () => {
+describe('ProfileScreen swipe and layout', () => {
   it('a swipe left of more than 100 px calls onSwipeLeft, a shorter or rightward one does not', () => {
     const onSwipeLeft = renderProfile();
     const area = screen.getByTestId('profile-screen');
@@ -57,5 +58,48 @@ describe('ProfilePlaceholder', () => {
     expect(screen.getByTestId('profile-screen').className).toContain('touch-pan-y');
     expect(screen.getByTestId('user-display-name').getAttribute('title')).toBe(LONG_NAME);
     expect(screen.getByText('@max').getAttribute('title')).toBe('@max');
+  });
+});
+
+describe('ProfileScreen', () => {
+  it.each([
+    ['romantic', 'No dating tagline set'],
+    ['platonic', 'No social tagline set'],
+    ['professional', 'No professional tagline set'],
+  ] as const)('shows the %s tagline fallback when none is set', (intent, fallback) => {
+    renderWithProviders(
+      <ProfileScreen
+        user={makeSelfUser({ romanticTagline: null, platonicTagline: '  ', professionalTagline: null })}
+        intent={intent}
+        onIntentChange={() => {}}
+        onLogout={() => {}}
+      />,
+    );
+    expect(screen.getByTestId('profile-tagline').textContent).toBe(fallback);
+  });
+
+  it("shows the current intent's own tagline when there is one", () => {
+    renderWithProviders(
+      <ProfileScreen
+        user={makeSelfUser({ platonicTagline: 'Board games and history pods' })}
+        intent="platonic"
+        onIntentChange={() => {}}
+        onLogout={() => {}}
+      />,
+    );
+    expect(screen.getByTestId('profile-tagline').textContent).toBe('Board games and history pods');
+  });
+
+  it("says 'User not found' / 'Please try again later' when the user cannot be loaded", () => {
+    renderWithProviders(<ProfileScreen failed intent="romantic" onIntentChange={() => {}} onLogout={() => {}} />);
+    expect(screen.getByRole('heading', { name: 'User not found' })).toBeTruthy();
+    expect(screen.getByText('Please try again later')).toBeTruthy();
+  });
+
+  it('keeps a slot for the video intro card', () => {
+    renderWithProviders(
+      <ProfileScreen user={makeSelfUser()} intent="romantic" onIntentChange={() => {}} onLogout={() => {}} />,
+    );
+    expect(screen.getByTestId('video-intro-card').textContent).toMatch(/Video intros arrive soon/);
   });
 });

@@ -1,0 +1,44 @@
+// Where uploaded and generated media live (docs/media.md). Server and worker share one interface;
+// the local-directory driver is the default and an object-store driver can replace it later.
+import { randomBytes } from 'node:crypto';
+
+/** The public path every stored file is served under (by the server for the local driver). */
+export const MEDIA_URL_PREFIX = '/media/';
+
+/** The top-level folders of the store: uploaded pictures and generated avatars. */
+export type MediaFolder = 'pictures' | 'avatars';
+
+/**
+ * A key is a folder and a file name of letters, digits, '-' and '_' with one extension: no dots
+ * elsewhere, no slashes in the name, nothing that could name a path outside the store.
+ */
+const KEY_PATTERN = /^(pictures|avatars)\/[A-Za-z0-9_-]{1,100}\.(webp|png|jpg)$/;
+
+export const isMediaKey = (key: string): boolean => KEY_PATTERN.test(key);
+
+/** An unguessable base name (128 random bits) for a new file in `folder`. */
+export function newMediaBase(folder: MediaFolder): string {
+  return `${folder}/${randomBytes(16).toString('base64url')}`;
+}
+
+export interface MediaStore {
+  /** Stores `data` under `key` (never overwritten in place: names are new for every content). */
+  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Deletes `key`; a missing file is not an error. */
+  delete(key: string): Promise<void>;
+  /** The URL the browser loads `key` from. */
+  url(key: string): string;
+  /** The key a URL of this store names, or null for any other URL (e.g. a remote picture). */
+  keyOf(url: string): string | null;
+}
+
+export function assertMediaKey(key: string): void {
+  if (!isMediaKey(key)) throw new Error(`Invalid media key: ${JSON.stringify(key)}`);
+}
+
+/** The key behind a `/media/...` URL, shared by drivers that serve under MEDIA_URL_PREFIX. */
+export function keyOfMediaUrl(url: string): string | null {
+  if (!url.startsWith(MEDIA_URL_PREFIX)) return null;
+  const key = url.slice(MEDIA_URL_PREFIX.length);
+  return isMediaKey(key) ? key : null;
+}
