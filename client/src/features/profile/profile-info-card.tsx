@@ -2,6 +2,7 @@ import { INTENT_INFO, INTENTS, LIMITS } from '@shared/constants';
 import type { SelfUser, UpdateUserBody } from '@shared/schemas/user';
 import { UserRoundPen } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { DisplayNameField } from '@/components/display-name-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
@@ -108,22 +109,12 @@ export function ProfileInfoCard({ user }: { user: SelfUser }) {
   return (
     <ProfileCard icon={UserRoundPen} title="Profile information" testId="profile-info-card">
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
-        <div className="grid gap-1.5">
-          <label htmlFor={`${id}-name`} className="text-sm font-medium text-zinc-200">
-            Display name
-          </label>
-          <Input
-            id={`${id}-name`}
-            value={draft.displayName}
-            maxLength={LIMITS.displayNameMaxLength}
-            autoComplete="nickname"
-            required
-            aria-invalid={visible.displayName ? true : undefined}
-            aria-describedby={visible.displayName ? `${id}-name-problem` : undefined}
-            onChange={(event) => setDraft((d) => ({ ...d, displayName: event.target.value }))}
-          />
-          <FieldProblem id={`${id}-name-problem`} text={visible.displayName} />
-        </div>
+        <DisplayNameField
+          id={`${id}-name`}
+          value={draft.displayName}
+          problem={visible.displayName}
+          onChange={(displayName) => setDraft((d) => ({ ...d, displayName }))}
+        />
         {INTENTS.map((intent) => {
           const info = INTENT_INFO[intent];
           const field = info.taglineField;

@@ -4,6 +4,7 @@ import type { SelfUser, UpdateUserBody } from '@shared/schemas/user';
 import { Clapperboard } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { DisplayNameField } from '@/components/display-name-field';
 import { PersonPicture } from '@/components/person-picture';
 import { PictureUpload } from '@/components/picture-upload';
 import { Button } from '@/components/ui/button';
@@ -166,26 +167,12 @@ export function SetupWizard({ user, streaming }: SetupWizardProps) {
 
         {step === 1 ? (
           <div className="grid gap-4">
-            <div className="grid gap-1.5">
-              <label htmlFor={`${id}-name`} className="text-sm font-medium text-zinc-200">
-                Display name
-              </label>
-              <Input
-                id={`${id}-name`}
-                value={draft.displayName}
-                maxLength={LIMITS.displayNameMaxLength}
-                autoComplete="nickname"
-                required
-                aria-invalid={!hasName}
-                aria-describedby={hasName ? undefined : `${id}-name-problem`}
-                onChange={(event) => setDraft((d) => ({ ...d, displayName: event.target.value }))}
-              />
-              {hasName ? null : (
-                <p id={`${id}-name-problem`} className="text-sm text-red-300">
-                  Display name is required
-                </p>
-              )}
-            </div>
+            <DisplayNameField
+              id={`${id}-name`}
+              value={draft.displayName}
+              problem={hasName ? undefined : 'Display name is required'}
+              onChange={(displayName) => setDraft((d) => ({ ...d, displayName }))}
+            />
             {INTENTS.map((each) => {
               const { taglineField, label, defaultTagline } = INTENT_INFO[each];
               return (

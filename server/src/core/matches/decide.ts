@@ -200,7 +200,7 @@ export async function isBlockedEitherWay(em: EntityManager, a: number, b: number
 }
 
 /** The precomputed match % (docs/matching.md); 0 when the pair is not among each other's candidates. */
-async function storedScore(tx: EntityManager, a: number, b: number): Promise<number> {
+export async function storedScore(tx: EntityManager, a: number, b: number): Promise<number> {
   const [row] = await sql<{ score: number }>(
     tx,
     `select score from feed_candidates where (user_id = ? and candidate_id = ?) or (user_id = ? and candidate_id = ?)

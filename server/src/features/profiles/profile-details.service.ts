@@ -9,10 +9,11 @@ import {
   type ProfileDetails,
   type RecentListen,
 } from '@shared/index';
-import { blockedEitherWay, sql } from '../../core/db/sql';
+import { sql } from '../../core/db/sql';
+import { storedScore } from '../../core/matches/decide';
 import { toPublicUser } from '../../core/presenters/user.presenter';
 import { sharedPodcastsWith } from '../matches/match.service';
-import { publicUserRow } from '../users/user.service';
+import { liveMutualMatch, publicUserRow } from '../users/user.service';
 
 interface PodcastRow {
   id: number;
@@ -24,22 +25,9 @@ const podcastOf = (row: PodcastRow) => ({ id: row.id, name: row.name, creator: r
 
 /** The pair's live mutual match in the intent, and the match %: the match's, else the stored score. */
 async function matchBetween(em: EntityManager, viewerId: number, userId: number, intent: Intent) {
-  const [match] = await sql<{ id: number; match_percentage: number }>(
-    em,
-    `select m.id, m.match_percentage from matches m
-      where m.user1_id = least(?::int, ?::int) and m.user2_id = greatest(?::int, ?::int) and m.intent = ?
-        and m.mutual_at is not null and m.unmatched_at is null
-        and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}`,
-    [viewerId, userId, viewerId, userId, intent],
-  );
+  const match = await liveMutualMatch(em, viewerId, userId, intent);
   if (match) return { match: { id: match.id }, matchPercentage: match.match_percentage };
-  const [stored] = await sql<{ score: number }>(
-    em,
-    `select score from feed_candidates where (user_id = ? and candidate_id = ?) or (user_id = ? and candidate_id = ?)
-      order by user_id = ? desc limit 1`,
-    [viewerId, userId, userId, viewerId, viewerId],
-  );
-  return { match: null, matchPercentage: stored ? Number(stored.score) : 0 };
+  return { match: null, matchPercentage: await storedScore(em, viewerId, userId) };
 }
 
 export async function profileDetails(

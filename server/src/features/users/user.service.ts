@@ -67,16 +67,21 @@ export async function currentIntentOf(em: EntityManager, userId: number): Promis
  * of that intent; never across a block. Everyone else does not exist for the viewer.
  */
 export async function canSee(em: EntityManager, viewerId: number, targetId: number, intent: Intent) {
-  const [match] = await sql(
+  if (await liveMutualMatch(em, viewerId, targetId, intent)) return true;
+  return feedContains(em, viewerId, targetId, intent);
+}
+
+/** The two people's live mutual match in `intent` (not unmatched, no block either way), if any. */
+export async function liveMutualMatch(em: EntityManager, a: number, b: number, intent: Intent) {
+  const [match] = await sql<{ id: number; match_percentage: number }>(
     em,
-    `select 1 from matches m
+    `select m.id, m.match_percentage from matches m
       where m.user1_id = least(?::int, ?::int) and m.user2_id = greatest(?::int, ?::int) and m.intent = ?
         and m.mutual_at is not null and m.unmatched_at is null
         and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}`,
-    [viewerId, targetId, viewerId, targetId, intent],
+    [a, b, a, b, intent],
   );
-  if (match) return true;
-  return feedContains(em, viewerId, targetId, intent);
+  return match;
 }
 
 /** Another person as the viewer may see them in one intent (see canSee), with that intent's profile. */

@@ -215,6 +215,26 @@ describe('users', () => {
     for (const field of ['setupStep', 'setupComplete', 'quizAnswers']) expect(seen.json).not.toHaveProperty(field);
   });
 
+  it('saves setup progress and quiz answers for many people at once, several times the pool', async () => {
+    const people = await Promise.all(Array.from({ length: 30 }, () => server.login()));
+    const answers = ['commute', 'workout', 'chores'] as const;
+    const calls = people.flatMap((p, i) =>
+      answers.map((when, j) =>
+        server.call('PUT', `/api/users/${p.user.id}`, {
+          token: p.token,
+          body: { setupStep: (i + j) % 5, quizAnswers: { when }, ...(j === 2 ? { setupComplete: true } : {}) },
+        }),
+      ),
+    );
+    const statuses = (await Promise.all(calls)).map((r) => r.status);
+    expect(statuses).toEqual(Array(90).fill(200));
+    for (const p of people) {
+      const me = await server.call('GET', `/api/users/${p.user.id}`, { token: p.token });
+      expect(answers).toContain(me.json.quizAnswers.when);
+      expect(me.json.setupComplete).toBe(true);
+    }
+  });
+
   it('answers a user that does not exist with 404', async () => {
     const a = await server.login();
     const res = await server.call('GET', '/api/users/2147483000', { token: a.token });
