@@ -83,9 +83,10 @@ test("feed: a card with name and match %, a like on SPEC's demo user is mutual, 
   await dragCard(page, 200, 0, { x: 0.2, y: 0.3 });
   await expect(page).toHaveURL((url) => url.pathname === '/profile');
 
-  // Drag up past 80 px: the next card.
-  await page.getByTestId('nav-feed').click();
-  await expect(page.getByTestId('feed-card')).toBeVisible();
+  // Drag up past 80 px: the next card. A fresh load, and the card settled (its entrance done), so the
+  // feed's refetch after the like cannot swap the card out from under the gesture.
+  await page.goto('/');
+  await expect(page.getByTestId('feed-card-motion')).toHaveCSS('opacity', '1');
   const first = await name.textContent();
   await dragCard(page, 0, -150, { x: 0.4, y: 0.5 });
   await expect(name).not.toHaveText(first ?? '');
