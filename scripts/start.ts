@@ -6,6 +6,7 @@ import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildClientIfStale } from './lib/client-build';
 import { type LocalStack, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
+import { ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
 
 const root = process.cwd();
 const log = (line: string) => console.log(`[launcher] ${line}`);
@@ -37,6 +38,7 @@ setInterval(() => {
 
 try {
   await reapStaleAppProcesses(runDir);
+  ensureDebianPackages(VIDEO_TOOLS, log);
   let databaseUrl = process.env.DATABASE_URL;
   let redisUrl = process.env.REDIS_URL;
   if (!databaseUrl || !redisUrl) {

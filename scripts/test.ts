@@ -9,7 +9,7 @@ import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildClient } from './lib/client-build';
 import { freePort, type LocalStack, recreateDatabase, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
-import { ensureDebianPackages } from './lib/system-packages';
+import { ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
 
 const root = process.cwd();
 const log = (line: string) => console.log(`[test] ${line}`);
@@ -129,6 +129,8 @@ try {
   await tier('unit', async () => vitest(['shared', 'client'], process.env));
 
   const serviceEnv = async (): Promise<NodeJS.ProcessEnv> => {
+    // Uploads are checked with ffprobe; the worker renders with ffmpeg and espeak-ng.
+    ensureDebianPackages(VIDEO_TOOLS, log);
     const s = await ensureStack();
     return { ...process.env, PODMATCH_TEST_POSTGRES: s.postgresBaseUrl, PODMATCH_TEST_REDIS: s.redisUrl };
   };
@@ -137,10 +139,7 @@ try {
 
   await tier('e2e', async () => {
     ensureDebianPackages(
-      [
-        { binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] },
-        { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', packages: ['fonts-dejavu-core'] },
-      ],
+      [{ binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] }, ...VIDEO_TOOLS],
       log,
     );
     const s = await ensureStack();
@@ -165,6 +164,8 @@ try {
       LOG_LEVEL: 'warn',
       // Demo people answer likes within seconds, not minutes (docs/matches.md, "Demo people").
       DEMO_REPLY_DELAY_SECONDS: '1-3',
+      // 60 demo intros would take the CPU the browser tests need; the worker tier tests them.
+      DEMO_VIDEOS: 'off',
       SPOTIFY_CLIENT_ID: 'stand-in-client-id',
       SPOTIFY_REDIRECT_URI: `http://127.0.0.1:${port}/api/spotify/callback`,
       SPOTIFY_ACCOUNTS_URL: spotifyUrl,

@@ -8,7 +8,7 @@ export function ensureDebianPackages(
 ): void {
   const missing = needs.filter((n) => !fs.existsSync(n.binary));
   if (missing.length === 0) return;
-  const packages = missing.flatMap((m) => m.packages);
+  const packages = [...new Set(missing.flatMap((m) => m.packages))];
   const isRoot = process.getuid?.() === 0;
   if (!isRoot || !fs.existsSync('/usr/bin/apt-get')) {
     throw new Error(
@@ -26,3 +26,11 @@ export function ensureDebianPackages(
   }
   if (result.status !== 0) throw new Error(`apt-get install ${packages.join(' ')} failed; see the output above.`);
 }
+
+/** What video intros need (docs/video.md): ffmpeg and ffprobe, the narration voice, the font of the slides. */
+export const VIDEO_TOOLS = [
+  { binary: process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg', packages: ['ffmpeg'] },
+  { binary: process.env.FFPROBE_PATH ?? '/usr/bin/ffprobe', packages: ['ffmpeg'] },
+  { binary: process.env.ESPEAK_PATH ?? '/usr/bin/espeak-ng', packages: ['espeak-ng'] },
+  { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', packages: ['fonts-dejavu-core'] },
+];

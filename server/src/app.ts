@@ -14,6 +14,7 @@ import { podcastsRoutes } from './features/podcasts/podcasts.routes';
 import { profilesRoutes } from './features/profiles/profiles.routes';
 import { spotifyRoutes } from './features/spotify/spotify.routes';
 import { usersRoutes } from './features/users/users.routes';
+import { videosRoutes } from './features/videos/videos.routes';
 import { authenticate } from './http/authenticate';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(artworkRoutes(deps));
   app.use(authRoutes(deps));
   app.use(usersRoutes(deps));
+  app.use(videosRoutes(deps));
   app.use(feedRoutes(deps));
   app.use(matchesRoutes(deps));
   app.use(chatRoutes(deps));

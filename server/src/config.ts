@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { ImageProxyEnvSchema, loadImageProxyConfig } from './core/artwork/image-proxy-config';
 import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
 import type { MediaSettings } from './core/media';
 import { loadSpotifyConfig } from './core/spotify/spotify-config';
@@ -8,7 +9,7 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const EnvSchema = z.object({
+const EnvSchema = ImageProxyEnvSchema.extend({
   // Unset means production: development conveniences (dev login) must be asked for explicitly.
   NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -41,48 +42,9 @@ const EnvSchema = z.object({
       if (!range) ctx.addIssue({ code: 'custom', message: 'use "min-max" or "n" seconds, e.g. 20-180' });
       return range ?? { minMs: 0, maxMs: 0 };
     }),
-  // --- Image proxy (GET /api/proxy/image; docs/image-proxy.md) ---
-  IMAGE_CACHE_DIR: z.string().default('.data/image-cache'),
-  IMAGE_CACHE_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(256 * 1024 * 1024),
-  IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(5000),
-  /** Development and tests only: private/loopback addresses, and extra ports, the proxy may reach. */
-  IMAGE_PROXY_ALLOWED_IPS: z.string().default(''),
-  IMAGE_PROXY_ALLOWED_PORTS: z.string().default(''),
-  // --- end image proxy ---
 });
 
 export type AppConfig = ReturnType<typeof loadConfig>;
-
-/** The image proxy's settings; the allow-lists exist for tests and are refused in production. */
-function loadImageProxyConfig(e: z.infer<typeof EnvSchema>, isProduction: boolean) {
-  const list = (value: string) =>
-    value
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean);
-  const allowedIps = list(e.IMAGE_PROXY_ALLOWED_IPS);
-  const allowedPorts = list(e.IMAGE_PROXY_ALLOWED_PORTS).map(Number);
-  if (allowedPorts.some((port) => !Number.isInteger(port) || port < 1 || port > 65535)) {
-    throw new Error('Invalid configuration:\n  IMAGE_PROXY_ALLOWED_PORTS: comma-separated port numbers');
-  }
-  if (isProduction && (allowedIps.length > 0 || allowedPorts.length > 0)) {
-    throw new Error(
-      'Invalid configuration:\n  IMAGE_PROXY_ALLOWED_IPS / IMAGE_PROXY_ALLOWED_PORTS are for development and tests only',
-    );
-  }
-  return {
-    cacheDir: path.resolve(e.IMAGE_CACHE_DIR),
-    cacheMaxBytes: e.IMAGE_CACHE_MAX_BYTES,
-    timeoutMs: e.IMAGE_PROXY_TIMEOUT_MS,
-    allowedIps,
-    /** Besides 80 and 443, which are always allowed. */
-    allowedPorts,
-  };
-}
 
 /** Reads and checks the environment once; a bad setting stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {

@@ -41,6 +41,10 @@ describe('/media', () => {
     await fs.writeFile(path.join(root, 'pictures', '.hidden-512.webp'), SECRET);
     await fs.writeFile(path.join(root, '.env'), SECRET);
     await fs.symlink(path.join(base, 'secret.webp'), path.join(root, 'pictures', 'link-512.webp'));
+    await fs.mkdir(path.join(root, 'videos'), { recursive: true });
+    await fs.mkdir(path.join(root, 'incoming'), { recursive: true });
+    await fs.writeFile(path.join(root, 'videos', 'clip.mp4'), '0123456789');
+    await fs.writeFile(path.join(root, 'incoming', 'original.mp4'), SECRET);
     server = await startTestServer({ MEDIA_DIR: root });
   });
   afterAll(async () => {
@@ -100,5 +104,37 @@ describe('/media', () => {
       expect([400, 404], `${p} -> ${res.status}`).toContain(res.status);
       expect(res.body, p).not.toContain(SECRET);
     }
+  });
+
+  it('answers byte ranges of a video (seeking and looping) and 416 outside it', async () => {
+    const whole = await fetch(`${server.url}/media/videos/clip.mp4`);
+    expect([whole.status, whole.headers.get('content-type'), whole.headers.get('accept-ranges')]).toEqual([
+      200,
+      'video/mp4',
+      'bytes',
+    ]);
+    const cases: [string, number, string | null, string][] = [
+      ['bytes=2-5', 206, 'bytes 2-5/10', '2345'],
+      ['bytes=7-', 206, 'bytes 7-9/10', '789'],
+      ['bytes=-3', 206, 'bytes 7-9/10', '789'],
+      ['bytes=8-100', 206, 'bytes 8-9/10', '89'],
+      ['bytes=20-30', 416, 'bytes */10', ''],
+      ['bytes=1-2,4-5', 200, null, '0123456789'],
+      ['items=1-2', 200, null, '0123456789'],
+    ];
+    for (const [range, status, contentRange, body] of cases) {
+      const res = await fetch(`${server.url}/media/videos/clip.mp4`, { headers: { Range: range } });
+      expect([res.status, res.headers.get('content-range'), await res.text()], range).toEqual([
+        status,
+        contentRange,
+        body,
+      ]);
+    }
+  });
+
+  it('never serves an uploaded original waiting in incoming/', async () => {
+    const res = await rawGet(server.url, '/media/incoming/original.mp4');
+    expect(res.status).toBe(404);
+    expect(res.body).not.toContain(SECRET);
   });
 });

@@ -21,6 +21,17 @@ export const JOB_ERROR_TEXTS = {
   'matches.recompute': {
     unknown: 'Your matches could not be updated. Please try again later.',
   },
+  'video.render': {
+    /** The profile has no visible podcast (SPEC section 5). */
+    profile_not_ready: 'User profile not available. Please try again later.',
+    provider_unavailable: 'Video service unavailable',
+    unknown: 'Video generation failed',
+  },
+  'media.transcode': {
+    unreadable: 'This video could not be read: the file is damaged or incomplete.',
+    too_long: 'Video must be 30 seconds or less',
+    unknown: 'Your video could not be processed. Please try again or choose another file.',
+  },
   // Nobody is told about it (no notifyUser): a demo person's answer to a like.
   'demo.likeBack': {
     unknown: 'A demo person could not answer your like.',

@@ -17,3 +17,5 @@ export * from './schemas/podcasts';
 export * from './schemas/profile-details';
 export * from './schemas/spotify';
 export * from './schemas/user';
+export * from './schemas/video';
+export * from './video-intro';

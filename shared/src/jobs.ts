@@ -30,7 +30,14 @@ export function defineJob<Name extends string, P extends z.ZodType, R extends z.
   return { ...def, options: { attempts: 3, backoffMs: 1000, keepSeconds: 3600, ...def.options } };
 }
 
-export const QUEUES = { media: 'media', sync: 'sync', matching: 'matching' } as const;
+export const QUEUES = { media: 'media', sync: 'sync', matching: 'matching', video: 'video' } as const;
+
+/** Video intro jobs: a project id (the video_intros row) for one person and intent. */
+const VideoProjectJobSchema = z.object({
+  projectId: z.uuid(),
+  userId: z.number().int().positive(),
+  intent: IntentSchema,
+});
 
 export const jobs = {
   /** Renders the letter avatar for a user (their initial on their intent's colours). */
@@ -96,6 +103,30 @@ export const jobs = {
     options: { attempts: 3, backoffMs: 2000 },
     dedupeKey: (p) => `demo.likeBack:${p.demoId}:${p.likerId}:${p.intent}`,
   }),
+  /**
+   * Renders a generated video intro (docs/video.md) from the person's profile for one intent:
+   * vertical H.264 MP4 with a poster, then it becomes that intent's video. The BullMQ job id is
+   * the project id; one active render per person and intent.
+   */
+  videoRender: defineJob({
+    name: 'video.render',
+    queue: QUEUES.video,
+    payload: VideoProjectJobSchema,
+    result: z.object({ url: z.string(), posterUrl: z.string() }),
+    options: { attempts: 3, backoffMs: 2000 },
+    dedupeKey: (p) => `video.render:${p.userId}:${p.intent}`,
+    notifyUser: (p) => p.userId,
+  }),
+  /** Transcodes an uploaded video (docs/video.md) to web-optimised vertical H.264 MP4 plus a poster. */
+  mediaTranscode: defineJob({
+    name: 'media.transcode',
+    queue: QUEUES.video,
+    payload: VideoProjectJobSchema,
+    result: z.object({ url: z.string(), posterUrl: z.string() }),
+    options: { attempts: 3, backoffMs: 2000 },
+    dedupeKey: (p) => `media.transcode:${p.projectId}`,
+    notifyUser: (p) => p.userId,
+  }),
 } as const;
 
 export type Jobs = typeof jobs;
@@ -108,4 +139,13 @@ export type JobName = Jobs[JobKey]['name'];
  * Worker liveness: each worker process keeps its id in this Redis sorted set, scored with the
  * time its heartbeat expires; health counts members whose score is still in the future.
  */
-export const WORKER_HEARTBEAT = { key: 'podmatch:workers', intervalMs: 5000, ttlMs: 15_000 } as const;
+export const WORKER_HEARTBEAT = {
+  key: 'podmatch:workers',
+  /** The same per queue: which workers serve it (e.g. the video service status). */
+  queueKey: (queue: string) => `podmatch:workers:${queue}`,
+  intervalMs: 5000,
+  ttlMs: 15_000,
+} as const;
+
+/** Priority of background renders (demo people's intros): after every job a person is waiting for. */
+export const BACKGROUND_JOB_PRIORITY = 1000;

@@ -1,14 +1,17 @@
 import path from 'node:path';
+import { ImageProxyEnvSchema, loadImageProxyConfig } from '@server/core/artwork/image-proxy-config';
 import type { MediaSettings } from '@server/core/media';
 import { loadSpotifyConfig } from '@server/core/spotify/spotify-config';
 import { QUEUES } from '@shared/index';
 import { z } from 'zod';
+import { loadVideoProviderConfig } from './render/provider-config';
 
 type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
 
 /** How many jobs of each queue one worker process runs at once, unless WORKER_CONCURRENCY_<QUEUE> says otherwise. */
-const DEFAULT_CONCURRENCY: Record<QueueName, number> = { media: 2, sync: 4, matching: 2 };
+// Video jobs run ffmpeg, which uses every core: one at a time per worker process.
+const DEFAULT_CONCURRENCY: Record<QueueName, number> = { media: 2, sync: 4, matching: 2, video: 1 };
 
 const concurrency = z.coerce.number().int().min(1).max(64);
 
@@ -34,6 +37,13 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY_MEDIA: concurrency.default(DEFAULT_CONCURRENCY.media),
   WORKER_CONCURRENCY_SYNC: concurrency.default(DEFAULT_CONCURRENCY.sync),
   WORKER_CONCURRENCY_MATCHING: concurrency.default(DEFAULT_CONCURRENCY.matching),
+  WORKER_CONCURRENCY_VIDEO: concurrency.default(DEFAULT_CONCURRENCY.video),
+  /** How long a job's lock lasts without renewal: a killed worker's job is picked up again after this. */
+  WORKER_LOCK_SECONDS: z.coerce.number().min(1).max(600).default(30),
+  /** Where video jobs keep their temporary files (deleted after each job, and at start for dead workers). */
+  VIDEO_WORK_DIR: z.string().default('.data/video-work'),
+  /** Whether demo people get generated intros in the background after seeding (docs/video.md). */
+  DEMO_VIDEOS: z.enum(['on', 'off']).default('on'),
   /** How often everyone's feed candidates are recomputed (rarity weights change as people join); 0 = never. */
   MATCHES_RECOMPUTE_EVERY_MINUTES: z.coerce
     .number()
@@ -67,7 +77,14 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       media: e.WORKER_CONCURRENCY_MEDIA,
       sync: e.WORKER_CONCURRENCY_SYNC,
       matching: e.WORKER_CONCURRENCY_MATCHING,
+      video: e.WORKER_CONCURRENCY_VIDEO,
     } satisfies Record<QueueName, number>,
+    lockMs: e.WORKER_LOCK_SECONDS * 1000,
+    videoWorkDir: path.resolve(e.VIDEO_WORK_DIR),
+    demoVideos: e.DEMO_VIDEOS === 'on',
+    /** Who renders generated intros (docs/video-provider.md). */
+    videoProvider: loadVideoProviderConfig(env),
+    imageProxy: loadImageProxyConfig(ImageProxyEnvSchema.parse(env), (env.NODE_ENV ?? 'production') === 'production'),
     recomputeAllEveryMs: e.MATCHES_RECOMPUTE_EVERY_MINUTES * 60_000,
     refreshCheckEveryMs: e.MATCHES_REFRESH_CHECK_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,

@@ -38,7 +38,7 @@ describe('worker roles and schedules', () => {
     expect(config.queues).toEqual(['sync', 'matching']);
     expect(config.concurrency).toMatchObject({ sync: 8, matching: 2 });
     expect(loadWorkerConfig(testEnv()).queues.sort()).toEqual(Object.values(QUEUES).sort());
-    expect(() => loadWorkerConfig(testEnv({ WORKER_QUEUES: 'video' }))).toThrow(/WORKER_QUEUES/);
+    expect(() => loadWorkerConfig(testEnv({ WORKER_QUEUES: 'videos' }))).toThrow(/WORKER_QUEUES/);
     expect(() => loadWorkerConfig(testEnv({ WORKER_QUEUES: ' , ' }))).toThrow(/WORKER_QUEUES/);
   });
 

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { ImageProxy } from '@server/core/artwork/image-proxy';
 import { ormConfig } from '@server/core/db/orm-config';
 import { JobQueue } from '@server/core/jobs/job-queue';
 import type { Logger } from '@server/core/logger';
 import { createMediaStore } from '@server/core/media';
+import { queueDemoIntros } from '@server/core/videos/demo-intros';
 import {
   JobError,
   type JobKey,
@@ -21,11 +23,12 @@ import { Redis } from 'ioredis';
 import type { WorkerConfig } from './config';
 import { assertHandlersCoverJobs, handlers, jobKeyByName } from './handlers';
 import type { JobHandler } from './handlers/handler';
+import { createVideoProvider } from './render/provider-config';
+import { sweepDeadWorkDirs } from './render/work-dir';
 
 /** The one schedule of the full candidate recompute (docs/matching.md). */
 export const RECOMPUTE_ALL_SCHEDULER = 'matches.recompute:all';
 export const MATCHES_REFRESH_SCHEDULER = 'matches.recompute:refresh';
-const DEFAULT_LOCK_MS = 30_000;
 const MATCHING_LOCK_MS = 5 * 60_000;
 
 export interface RunningWorker {
@@ -47,6 +50,11 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const emitter = new Emitter<ServerToClientEvents>(connection);
   const followUps = new JobQueue(connection);
   const media = createMediaStore(config.media);
+  const imageProxy = new ImageProxy(config.imageProxy, logger);
+  const videoProvider = createVideoProvider(config.videoProvider);
+  // Aborted when shutdown cannot wait any longer: renders stop their ffmpeg children.
+  const shutdown = new AbortController();
+  if (config.queues.includes(QUEUES.video)) await sweepDeadWorkDirs(config.videoWorkDir, logger);
 
   const notify = (job: Job, key: JobKey, status: { state: JobState; progress: number; error?: unknown }) => {
     const userId = jobs[key].notifyUser?.(job.data as never);
@@ -68,9 +76,16 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
         emitter,
         mediaDir: config.mediaDir,
         media,
-        enqueue: (key, payload) => followUps.enqueue(key, payload),
+        enqueue: (key, payload, options) => followUps.enqueue(key, payload, options),
         feedFetchAllowedIps: config.feedFetchAllowedIps,
         logger,
+        imageProxy,
+        videoProvider,
+        videoWorkDir: config.videoWorkDir,
+        demoVideos: config.demoVideos,
+        signal: shutdown.signal,
+        jobId: job.id ?? '',
+        finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
         progress: async (percent) => {
           await job.updateProgress(percent);
           notify(job, key, { state: 'active', progress: percent });
@@ -96,7 +111,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       autorun: true,
       // The full recompute has synchronous phases of several seconds at a million people, during
       // which the lock cannot be renewed; a crashed matching worker's job is retried after this.
-      lockDuration: queue === QUEUES.matching ? MATCHING_LOCK_MS : DEFAULT_LOCK_MS,
+      lockDuration: queue === QUEUES.matching ? Math.max(MATCHING_LOCK_MS, config.lockMs) : config.lockMs,
+      // A job whose worker died is noticed within one lock period and retried (docs/video.md).
+      stalledInterval: Math.min(config.lockMs, 30_000),
     });
     worker.on('failed', (job, error) => {
       if (!job) return;
@@ -121,11 +138,24 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     });
   }
 
-  const beat = () =>
-    connection
-      .zadd(WORKER_HEARTBEAT.key, Date.now() + WORKER_HEARTBEAT.ttlMs, id)
-      .then(() => connection.zremrangebyscore(WORKER_HEARTBEAT.key, '-inf', Date.now()))
-      .catch((error) => logger.warn(`heartbeat failed: ${(error as Error).message}`));
+  const beatKeys = [WORKER_HEARTBEAT.key, ...config.queues.map((q) => WORKER_HEARTBEAT.queueKey(q))];
+  if (config.demoVideos && config.queues.includes(QUEUES.video)) {
+    // Demo people seeded before intros existed, or whose render never got queued (docs/video.md).
+    const queued = await queueDemoIntros(orm.em.fork(), (k, p, o) => followUps.enqueue(k, p, o));
+    if (queued > 0) logger.info(`queued ${queued} demo intros in the background`);
+  }
+
+  const beat = async () => {
+    try {
+      const until = Date.now() + WORKER_HEARTBEAT.ttlMs;
+      for (const key of beatKeys) {
+        await connection.zadd(key, until, id);
+        await connection.zremrangebyscore(key, '-inf', Date.now());
+      }
+    } catch (error) {
+      logger.warn(`heartbeat failed: ${(error as Error).message}`);
+    }
+  };
   await beat();
   const timer = setInterval(beat, WORKER_HEARTBEAT.intervalMs);
   const role = config.queues.map((q) => `${q} x${config.concurrency[q]}`).join(', ');
@@ -137,8 +167,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       clearInterval(timer);
       // Lets running jobs finish; unfinished ones are picked up again by another worker.
       await Promise.all(workers.map((w) => w.close()));
+      shutdown.abort();
       await followUps.close();
-      await connection.zrem(WORKER_HEARTBEAT.key, id).catch(() => undefined);
+      for (const key of beatKeys) await connection.zrem(key, id).catch(() => undefined);
       connection.disconnect();
       await orm.close();
     },

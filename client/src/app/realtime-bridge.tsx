@@ -1,3 +1,4 @@
+import { api } from '@shared/api';
 import { TIMING } from '@shared/constants';
 import { isJobFinished, type ServerEventName, type ServerEventPayload } from '@shared/events';
 import type { JobName } from '@shared/jobs';
@@ -18,6 +19,7 @@ import { announceMutualMatch } from '@/features/feed/mutual-match-toast';
 import { addMatchToList, forgetMatch } from '@/features/matches/match-queries';
 import { libraryQuery } from '@/features/podcasts/podcast-queries';
 import { spotifyStatusQuery } from '@/features/spotify/spotify-queries';
+import { endpointQuery } from '@/lib/api-client';
 import { badgesQuery, setBadges, setUnreadBadges } from '@/lib/badges';
 import { noteMessage, noteRead } from '@/lib/match-cache';
 import { endSession } from '@/lib/session';
@@ -32,6 +34,8 @@ export interface BridgeContext {
 }
 
 type Invalidate = (ctx: BridgeContext) => void;
+
+const videoIntrosQuery = (userId: number) => endpointQuery(api.videoIntros, { params: { userId } });
 
 const invalidate =
   (...queries: ((userId: number) => { queryKey: readonly unknown[] })[]): Invalidate =>
@@ -48,6 +52,9 @@ const afterJob: { [N in JobName]: Invalidate } = {
   'matches.recompute': invalidate(feedCountsQuery),
   // Sends no job status (no notifyUser): a demo person's like-back arrives as 'match:new'.
   'demo.likeBack': () => {},
+  // A finished video becomes the intent's video: the owner's video list shows it.
+  'video.render': invalidate(videoIntrosQuery),
+  'media.transcode': invalidate(videoIntrosQuery),
 };
 
 /**

@@ -67,7 +67,13 @@ describe('avatar fallback order (SPEC section 5)', () => {
 
   it('the feed card avatar follows the same order', () => {
     const base = { id: 7, displayName: 'Ada', profilePicture: null, profile: null } as unknown as FeedItem;
-    const profile = { displayName: null, tagline: null, videoIntroUrl: null, profilePicture: PROFILE_PICTURE };
+    const profile = {
+      displayName: null,
+      tagline: null,
+      videoIntroUrl: null,
+      videoPosterUrl: null,
+      profilePicture: PROFILE_PICTURE,
+    };
     expect(feedAvatar({ ...base, profilePicture: USER_PICTURE, profile })).toBe(USER_PICTURE);
     expect(feedAvatar({ ...base, profile })).toBe(PROFILE_PICTURE);
     expect(feedAvatar(base)).toBe(placeholderUrl('Ada'));

@@ -1,8 +1,9 @@
 // The access rules of shared/src/api/endpoint.ts, enforced by mount() before any handler runs.
 // Each rule answers what it loaded on the way, so the handler does not load it again.
 import type { Access } from '@shared/api';
-import type { Intent, UserPodcastEntry } from '@shared/index';
+import { type Intent, type UserPodcastEntry, VIDEO_TEXTS } from '@shared/index';
 import type { Request } from 'express';
+import { findProject, type VideoProjectRow } from '../core/videos/video-projects';
 import { type MatchRecord, visibleMatch } from '../features/matches/match.service';
 import { findOwnEntry } from '../features/podcasts/podcast.service';
 import { canSee, currentIntentOf } from '../features/users/user.service';
@@ -18,6 +19,7 @@ export interface Granted {
   viewer: { auth: AuthContext; viewedIntent: Intent | null };
   matchParty: { auth: AuthContext; match: MatchRecord };
   libraryEntryOwner: { auth: AuthContext; entry: UserPodcastEntry };
+  videoProjectOwner: { auth: AuthContext; project: VideoProjectRow };
   /** The match named by the body's `matchId` (the body was validated before the rule). */
   matchSender: { auth: AuthContext; match: MatchRecord };
 }
@@ -69,6 +71,12 @@ export const rules: { [A in Access]: Rule<A> } = {
     const entry = await findOwnEntry(req.em, params.id as number, auth.userId);
     if (!entry) throw notFound('Podcast entry not found.');
     return { auth, entry };
+  },
+  videoProjectOwner: async (req, { params }) => {
+    const auth = signedIn(req);
+    const project = await findProject(req.em, params.projectId as string);
+    if (!project || project.user_id !== auth.userId) throw notFound(VIDEO_TEXTS.notFound);
+    return { auth, project };
   },
   matchSender: async (req, { body }) => {
     const auth = signedIn(req);

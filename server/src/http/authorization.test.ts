@@ -19,6 +19,7 @@ const EXPECTED: Record<Access, Record<Role, 'ok' | 401 | 403 | 404>> = {
   viewer: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
   matchParty: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
   libraryEntryOwner: { owner: 'ok', party: 404, stranger: 404, anonymous: 401 },
+  videoProjectOwner: { owner: 'ok', party: 404, stranger: 404, anonymous: 401 },
   // The body's senderId is the caller's own (the stranger too: sending as themself into someone
   // else's match), so what a stranger meets is the match they may not see.
   matchSender: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
@@ -35,6 +36,8 @@ interface World {
   matchId: number;
   entryId: number;
   podcastId: number;
+  /** The owner's video project. */
+  projectId: string;
   someone: LoginResponse;
 }
 
@@ -116,6 +119,17 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
     },
   }),
   markMessagesRead: () => ({ body: { seq: 0 } }),
+  // Without a worker process in this tier the video service is down (503); with one, 202.
+  videoServiceStatus: () => ({}),
+  generateVideo: () => ({ body: { intent: 'platonic', matchPercentage: 95 }, ok: [202, 503] }),
+  // Not a video: the owner gets the content check's 415 (the others are refused before the upload is read).
+  uploadVideo: () => {
+    const form = new FormData();
+    form.append('video', new Blob(['not a video']), 'clip.mp4');
+    return { query: { intent: 'romantic' }, form, ok: 415 };
+  },
+  videoIntros: () => ({}),
+  videoStatus: () => ({}),
 };
 
 describe('authorization matrix (derived from each endpoint access rule)', () => {
@@ -157,7 +171,13 @@ describe('authorization matrix (derived from each endpoint access rule)', () => 
        values (?, ?, 'manual', 0, false, now()) returning id`,
       [owner.user.id, otherPodcast?.id],
     );
-    return { owner, party, stranger, someone, matchId, entryId: entry!.id, podcastId: podcast!.id };
+    const projectId = randomUUID();
+    await sql(
+      em,
+      `insert into video_intros (id, user_id, intent, source, status) values (?, ?, 'romantic', 'generated', 'queued')`,
+      [projectId, owner.user.id],
+    );
+    return { owner, party, stranger, someone, matchId, entryId: entry!.id, podcastId: podcast!.id, projectId };
   }
 
   it('covers every endpoint (the samples table is typed by the API, so a new endpoint needs a row)', () => {
@@ -175,7 +195,7 @@ describe('authorization matrix (derived from each endpoint access rule)', () => 
         const sample = samples[name](w, caller);
         const path = buildPath(
           endpoint.path,
-          { userId: pathUser.user.id, matchId: w.matchId, id: w.entryId },
+          { userId: pathUser.user.id, matchId: w.matchId, id: w.entryId, projectId: w.projectId },
           sample.query,
         );
         const res = await server.call(endpoint.method, path, {

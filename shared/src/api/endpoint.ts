@@ -14,10 +14,19 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   mutual, not unmatched and not blocked (404 otherwise, so nobody learns a like exists); where
  *   the path also names a `:userId`, it must be the caller (403).
  * - libraryEntryOwner: the podcast library entry `:id` is the caller's (404 otherwise).
+ * - videoProjectOwner: the video project `:projectId` is the caller's (404 otherwise).
  * - matchSender: the body's `senderId` is the caller (403 otherwise) and its `matchId` is a match
  *   the caller may see under `matchParty` (404 otherwise). The body is validated before this rule.
  */
-export type Access = 'public' | 'user' | 'owner' | 'viewer' | 'matchParty' | 'libraryEntryOwner' | 'matchSender';
+export type Access =
+  | 'public'
+  | 'user'
+  | 'owner'
+  | 'viewer'
+  | 'matchParty'
+  | 'libraryEntryOwner'
+  | 'videoProjectOwner'
+  | 'matchSender';
 
 /** The path parameter each access rule reads. */
 export const ACCESS_PARAM = {
@@ -27,6 +36,7 @@ export const ACCESS_PARAM = {
   viewer: 'userId',
   matchParty: 'matchId',
   libraryEntryOwner: 'id',
+  videoProjectOwner: 'projectId',
   matchSender: null,
 } as const satisfies Record<Access, string | null>;
 type AccessParam = typeof ACCESS_PARAM;
@@ -39,6 +49,7 @@ export const ACCESS_BODY = {
   viewer: [],
   matchParty: [],
   libraryEntryOwner: [],
+  videoProjectOwner: [],
   matchSender: ['matchId', 'senderId'],
 } as const satisfies Record<Access, readonly string[]>;
 type AccessBody = typeof ACCESS_BODY;

@@ -9,6 +9,7 @@ import { podcastsApi } from './podcasts';
 import { profilesApi } from './profiles';
 import { spotifyApi } from './spotify';
 import { usersApi } from './users';
+import { videosApi } from './videos';
 
 export * from './endpoint';
 
@@ -23,6 +24,7 @@ export const api = {
   ...podcastsApi,
   ...profilesApi,
   ...spotifyApi,
+  ...videosApi,
 } as const;
 
 export type Api = typeof api;

@@ -25,6 +25,8 @@ export const FeedProfileSchema = z.object({
   tagline: z.string().nullable(),
   profilePicture: z.string().nullable(),
   videoIntroUrl: z.string().nullable(),
+  /** The first frame of that video, shown while it loads. */
+  videoPosterUrl: z.string().nullable(),
 });
 
 /** Public user fields plus the match % with the viewer, their profile for the intent, and why. */

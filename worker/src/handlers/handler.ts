@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ImageProxy } from '@server/core/artwork/image-proxy';
 import type { JobQueue } from '@server/core/jobs/job-queue';
 import type { Logger } from '@server/core/logger';
 import type { MediaStore } from '@server/core/media';
 import type { JobKey, JobPayload, JobResult, ServerToClientEvents } from '@shared/index';
 import type { Emitter } from '@socket.io/redis-emitter';
+import type { VideoProvider } from '../render/video-provider';
 
 export interface JobContext {
   /** A fresh EntityManager fork for this job. */
@@ -17,6 +19,20 @@ export interface JobContext {
   logger: Logger;
   /** Queues a follow-up job (e.g. a match recompute after a library changed). */
   enqueue: JobQueue['enqueue'];
+  /** Remote artwork and pictures, through the image proxy's checks and disk cache. */
+  imageProxy: ImageProxy;
+  /** What renders generated intros: the local ffmpeg renderer or an external service. */
+  videoProvider: VideoProvider;
+  /** Parent of each video job's private temporary directory. */
+  videoWorkDir: string;
+  /** Whether demo people get generated intros in the background. */
+  demoVideos: boolean;
+  /** Aborted when the worker must stop now (shutdown timeout): stop child processes. */
+  signal: AbortSignal;
+  /** BullMQ's id of this job (a video project's id for video jobs). */
+  jobId: string;
+  /** No retry follows if this attempt fails. */
+  finalAttempt: boolean;
   /** Reports progress 0-100 to BullMQ and to the user's sockets. */
   progress(percent: number): Promise<void>;
 }

@@ -3,7 +3,9 @@ import { avatarGenerate } from './avatar-generate.job';
 import { demoLikeBack } from './demo-like-back.job';
 import type { JobHandler } from './handler';
 import { matchesRecompute } from './matches-recompute.job';
+import { mediaTranscode } from './media-transcode.job';
 import { podcastsSync } from './podcasts-sync.job';
+import { videoRender } from './video-render.job';
 
 /** One handler per shared job definition: leaving one out is a compile error. */
 export const handlers: { [K in JobKey]: JobHandler<K> } = {
@@ -11,6 +13,8 @@ export const handlers: { [K in JobKey]: JobHandler<K> } = {
   podcastsSync,
   matchesRecompute,
   demoLikeBack,
+  videoRender,
+  mediaTranscode,
 };
 
 /** Job name (as stored in BullMQ) to definition key. */

@@ -94,7 +94,7 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
         {video ? (
           <VideoPlayer
             src={video}
-            poster={avatar}
+            poster={item.profile?.videoPosterUrl ?? avatar}
             title={`${name}'s video intro`}
             onError={() => {
               setVideoFailed(true);

@@ -102,7 +102,13 @@ describe('FeedScreen', () => {
     const withVideo = {
       ...item(23, 'Vid', 70),
       profilePicture: '/uploads/p.jpg',
-      profile: { displayName: null, tagline: null, profilePicture: null, videoIntroUrl: '/uploads/v.mp4' },
+      profile: {
+        displayName: null,
+        tagline: null,
+        profilePicture: null,
+        videoIntroUrl: '/uploads/v.mp4',
+        videoPosterUrl: null,
+      },
     };
     serve(undefined, [withVideo]);
     renderFeed();

@@ -17,8 +17,16 @@ export class JobQueue {
     return queue;
   }
 
-  /** Queues job `key`; with `delayMs`, a worker picks it up no earlier than that many ms from now. */
-  async enqueue<K extends JobKey>(key: K, payload: JobPayload<K>, options: { delayMs?: number } = {}): Promise<string> {
+  /**
+   * Queues job `key`; with `delayMs`, a worker picks it up no earlier than that many ms from now.
+   * `jobId` names the job (a second add with the same id is a no-op); `priority` 1 is the highest,
+   * and jobs without one go before all prioritised jobs (background work takes a large number).
+   */
+  async enqueue<K extends JobKey>(
+    key: K,
+    payload: JobPayload<K>,
+    options: { delayMs?: number; jobId?: string; priority?: number } = {},
+  ): Promise<string> {
     const def = jobs[key];
     const data = def.payload.parse(payload);
     const dedupeId = def.dedupeKey?.(data as never);
@@ -28,6 +36,8 @@ export class JobQueue {
       removeOnComplete: { age: def.options.keepSeconds },
       removeOnFail: { age: def.options.keepSeconds * 24 },
       ...(options.delayMs && options.delayMs > 0 ? { delay: Math.round(options.delayMs) } : {}),
+      ...(options.jobId ? { jobId: options.jobId } : {}),
+      ...(options.priority ? { priority: options.priority } : {}),
       // While an identical job is waiting or running, a second enqueue returns that job.
       ...(dedupeId ? { deduplication: { id: dedupeId } } : {}),
     });

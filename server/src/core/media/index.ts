@@ -3,7 +3,7 @@ import type { MediaStore } from './media-store';
 
 export { LocalMediaStore } from './local-media-store';
 export type { MediaFolder, MediaStore } from './media-store';
-export { isMediaKey, MEDIA_URL_PREFIX } from './media-store';
+export { isMediaKey, isPublicMediaKey, MEDIA_URL_PREFIX, newMediaBase } from './media-store';
 
 /** Which driver stores media (MEDIA_DRIVER), with its settings; only `local` exists so far. */
 export interface MediaSettings {

@@ -30,6 +30,28 @@ export class LocalMediaStore implements MediaStore {
     }
   }
 
+  async putFile(key: string, file: string): Promise<void> {
+    const target = this.pathOf(key);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const temp = path.join(path.dirname(target), `.tmp-${randomBytes(8).toString('hex')}`);
+    try {
+      // A rename when on the same disk; otherwise a copy. Either way readers see the whole file or none.
+      await fs.rename(file, temp).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EXDEV') throw error;
+        await fs.copyFile(file, temp);
+        await fs.rm(file, { force: true });
+      });
+      await fs.rename(temp, target);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async getFile(key: string, file: string): Promise<void> {
+    await fs.copyFile(this.pathOf(key), file);
+  }
+
   async delete(key: string): Promise<void> {
     await fs.rm(this.pathOf(key), { force: true });
   }

@@ -5,16 +5,22 @@ import { randomBytes } from 'node:crypto';
 /** The public path every stored file is served under (by the server for the local driver). */
 export const MEDIA_URL_PREFIX = '/media/';
 
-/** The top-level folders of the store: uploaded pictures and generated avatars. */
-export type MediaFolder = 'pictures' | 'avatars';
+/**
+ * The top-level folders of the store: uploaded pictures, generated avatars, video intros with their
+ * posters, and `incoming` (uploaded originals waiting for the transcoder: never served).
+ */
+export type MediaFolder = 'pictures' | 'avatars' | 'videos' | 'incoming';
 
 /**
  * A key is a folder and a file name of letters, digits, '-' and '_' with one extension: no dots
  * elsewhere, no slashes in the name, nothing that could name a path outside the store.
  */
-const KEY_PATTERN = /^(pictures|avatars)\/[A-Za-z0-9_-]{1,100}\.(webp|png|jpg)$/;
+const KEY_PATTERN = /^(pictures|avatars|videos|incoming)\/[A-Za-z0-9_-]{1,100}\.(webp|png|jpg|mp4|webm|mkv|avi)$/;
 
 export const isMediaKey = (key: string): boolean => KEY_PATTERN.test(key);
+
+/** A key the public may load: not an unprocessed upload. */
+export const isPublicMediaKey = (key: string): boolean => isMediaKey(key) && !key.startsWith('incoming/');
 
 /** An unguessable base name (128 random bits) for a new file in `folder`. */
 export function newMediaBase(folder: MediaFolder): string {
@@ -24,6 +30,10 @@ export function newMediaBase(folder: MediaFolder): string {
 export interface MediaStore {
   /** Stores `data` under `key` (never overwritten in place: names are new for every content). */
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Stores the file at `file` under `key`, moving it when it is on the same disk (large media). */
+  putFile(key: string, file: string, contentType: string): Promise<void>;
+  /** Copies `key` to the local file `file` (e.g. for ffmpeg); rejects when it does not exist. */
+  getFile(key: string, file: string): Promise<void>;
   /** Deletes `key`; a missing file is not an error. */
   delete(key: string): Promise<void>;
   /** The URL the browser loads `key` from. */

@@ -10,7 +10,7 @@ export const PUBLIC_USER_COLUMNS = `u.id as u_id, u.display_name as u_display_na
   u.romantic_tagline as u_romantic_tagline, u.platonic_tagline as u_platonic_tagline,
   u.professional_tagline as u_professional_tagline,
   pr.display_name as pr_display_name, pr.tagline as pr_tagline, pr.profile_picture as pr_profile_picture,
-  pr.video_intro_url as pr_video_intro_url`;
+  pr.video_intro_url as pr_video_intro_url, pr.video_poster_url as pr_video_poster_url`;
 
 export interface PublicUserRow {
   u_id: number;
@@ -24,6 +24,7 @@ export interface PublicUserRow {
   pr_tagline: string | null;
   pr_profile_picture: string | null;
   pr_video_intro_url: string | null;
+  pr_video_poster_url: string | null;
 }
 
 /** The user's own tagline of each intent, used when their profile for it has none. */

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountExport, Intent } from '@shared/index';
 import { UserSchema } from '../../core/db/entities';
 import { blockedEitherWay, lockPairsOf, sql } from '../../core/db/sql';
+import { MEDIA_URL_PREFIX } from '../../core/media';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import { notFound } from '../../http/errors';
 
@@ -188,8 +189,9 @@ export async function deleteAccount(em: EntityManager, userId: number): Promise<
     const sessions = await sql<{ id: number }>(tx, 'select id from sessions where user_id = ?', [userId]);
     const profileMedia = await sql<{ url: string }>(
       tx,
-      `select unnest(array[profile_picture, video_intro_url]) as url from user_profiles where user_id = ?`,
-      [userId],
+      `select unnest(array[profile_picture, video_intro_url, video_poster_url]) as url from user_profiles where user_id = ?
+       union select ? || unnest(array[video_key, poster_key, source_key]) from video_intros where user_id = ?`,
+      [userId, MEDIA_URL_PREFIX, userId],
     );
     // Scores have no foreign keys (full recompute swaps the table); the rest cascades from users.
     await sql(tx, 'delete from feed_candidates where user_id = ? or candidate_id = ?', [userId, userId]);

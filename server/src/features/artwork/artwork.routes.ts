@@ -1,9 +1,9 @@
 import { IMAGE_PROXY_PATH, ImageProxyQuerySchema } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
+import { ImageProxy } from '../../core/artwork/image-proxy';
+import { renderPlaceholderSvg } from '../../core/artwork/placeholder';
 import { badRequest } from '../../http/errors';
-import { ImageProxy } from './image-proxy';
-import { renderPlaceholderSvg } from './placeholder';
 
 /** Cache-Control of a fetched image, of the placeholder for a name alone, and of one standing in for a failed url. */
 const CACHE = {

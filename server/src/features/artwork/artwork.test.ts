@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { IMAGE_PROXY_LIMITS, imageProxyUrl } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placeholderColors, placeholderInitial, renderPlaceholderSvg } from '../../core/artwork/placeholder';
 import { startTestServer, type TestServer } from '../../test/harness';
-import { placeholderColors, placeholderInitial, renderPlaceholderSvg } from './placeholder';
 
 describe('letter placeholder', () => {
   it('uses the first letter or digit, skipping a leading "The" and symbols', () => {

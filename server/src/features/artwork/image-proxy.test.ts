@@ -6,10 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
+import { ImageProxy } from '../../core/artwork/image-proxy';
+import { sniffImageType } from '../../core/artwork/image-type';
 import { createLogger } from '../../core/logger';
 import { startTestServer, type TestServer, testEnv } from '../../test/harness';
-import { ImageProxy } from './image-proxy';
-import { sniffImageType } from './image-type';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** A PNG-signed body of `size` bytes (the proxy checks the signature, browsers are not involved). */

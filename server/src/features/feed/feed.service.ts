@@ -96,6 +96,7 @@ export async function feedFor(em: EntityManager, viewer: Viewer, intent: Intent)
       tagline: row.pr_tagline,
       profilePicture: row.pr_profile_picture,
       videoIntroUrl: row.pr_video_intro_url,
+      videoPosterUrl: row.pr_video_poster_url ?? null,
     },
     sharedPodcasts: shared.get(row.candidate_id) ?? [],
   }));

@@ -7,18 +7,10 @@ import zlib from 'node:zlib';
 import { LIMITS, PICTURE_UPLOAD_TEXTS } from '@shared/index';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesUnder } from '../../test/files';
 import { nextEvent, startTestServer, type TestServer } from '../../test/harness';
 
 const PICTURE_URL = /^\/media\/pictures\/[A-Za-z0-9_-]{22}-512\.webp$/;
-
-/** Every file under `dir` (dotfiles too, so a left-over temp file counts), relative to it. */
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-    .sort();
-}
 
 /** A PNG whose header declares `width` x `height` but whose data is a few bytes (a pixel flood). */
 function pngDeclaring(width: number, height: number): Buffer {

@@ -3,12 +3,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PICTURE_MAX_PIXELS, PICTURE_UPLOAD_TEXTS, type SelfUser } from '@shared/index';
 import sharp from 'sharp';
+import { type ImageType, sniffImageType } from '../../core/artwork/image-type';
 import { UserSchema } from '../../core/db/entities';
 import type { MediaStore } from '../../core/media';
 import { encodePicture, storePicture, swapPicture } from '../../core/media/pictures';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import { badRequest, HttpError, notFound } from '../../http/errors';
-import { type ImageType, sniffImageType } from '../artwork/image-type';
 
 /**
  * sharp's name for each image type the bytes may show (AVIF is read by its HEIF loader). The bytes

@@ -9,6 +9,7 @@ import { SessionSchema } from './session.entity';
 import { UserSchema } from './user.entity';
 import { UserPodcastSchema } from './user-podcast.entity';
 import { UserProfileSchema } from './user-profile.entity';
+import { VideoIntroSchema } from './video-intro.entity';
 
 export * from './block.entity';
 export * from './feed-candidate.entity';
@@ -21,6 +22,7 @@ export * from './session.entity';
 export * from './user.entity';
 export * from './user-podcast.entity';
 export * from './user-profile.entity';
+export * from './video-intro.entity';
 
 export const entities = [
   UserSchema,
@@ -35,4 +37,5 @@ export const entities = [
   FeedCandidateSchema,
   FeedCandidateRunSchema,
   ReportSchema,
+  VideoIntroSchema,
 ];

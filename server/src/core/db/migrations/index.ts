@@ -12,6 +12,7 @@ import { Migration20261123210000 } from './Migration20261123210000';
 import { Migration20261123220000 } from './Migration20261123220000';
 import { Migration20261123230000 } from './Migration20261123230000';
 import { Migration20261124000000 } from './Migration20261124000000';
+import { Migration20261124100000 } from './Migration20261124100000';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123220000', class: Migration20261123220000 },
   { name: 'Migration20261123230000', class: Migration20261123230000 },
   { name: 'Migration20261124000000', class: Migration20261124000000 },
+  { name: 'Migration20261124100000', class: Migration20261124100000 },
 ];

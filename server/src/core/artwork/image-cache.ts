@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../logger';
 
 const ENTRY_NAME = /^[0-9a-f]{64}$/;
 

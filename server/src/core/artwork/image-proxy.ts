@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { AppConfig } from '../../config';
-import type { Logger } from '../../core/logger';
-import { checkUrl, FetchRefusedError, type SafeFetchOptions, safeFetch } from '../../core/net/safe-fetch';
+import type { Logger } from '../logger';
+import { checkUrl, FetchRefusedError, type SafeFetchOptions, safeFetch } from '../net/safe-fetch';
 import { ImageDiskCache } from './image-cache';
+import type { ImageProxyConfig } from './image-proxy-config';
 import { type ImageType, isAcceptedImageContentType, sniffImageType } from './image-type';
 
 export const IMAGE_PROXY_RULES = {
@@ -33,7 +33,7 @@ export class ImageProxy {
   private fetching = 0;
 
   constructor(
-    config: AppConfig['imageProxy'],
+    config: ImageProxyConfig,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {
