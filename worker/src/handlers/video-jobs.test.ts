@@ -204,13 +204,18 @@ describe('video jobs', () => {
     const queue = new Queue(QUEUES.video, { connection: redis });
     try {
       const enqueue: JobQueue['enqueue'] = (k, p, o) => jobs.enqueue(k, p, o);
-      expect(await queueDemoIntros(em(), enqueue, [demo.user.id])).toBe(1);
+      // One per intent the person appears in, their current one (romantic) first.
+      expect(await queueDemoIntros(em(), enqueue, [demo.user.id])).toBe(3);
       expect(await queueDemoIntros(em(), enqueue, [demo.user.id])).toBe(0);
-      const [project] = await sql<{ id: string }>(em(), 'select id from video_intros where user_id = ?', [
-        demo.user.id,
-      ]);
-      const job = await queue.getJob(project?.id ?? '');
-      expect(job?.opts.priority).toBeGreaterThan(1);
+      const projects = await sql<{ id: string; intent: string }>(
+        em(),
+        'select id, intent from video_intros where user_id = ? order by intent',
+        [demo.user.id],
+      );
+      expect(projects.map((p) => p.intent)).toEqual(['platonic', 'professional', 'romantic']);
+      const priorities = await Promise.all(projects.map(async (p) => (await queue.getJob(p.id))?.opts.priority));
+      expect(priorities).toEqual([1001, 1001, 1000]);
+      const project = projects[2];
       // Not a demo person: never queued.
       const person = await readyPerson();
       await sql(em(), `update users set profile_picture = '/media/avatars/y-512.webp' where id = ?`, [person.user.id]);
