@@ -105,6 +105,7 @@ export const VIDEO_TEXTS = {
   noWorker: 'Video service unavailable: no video worker is running. Please try again later.',
   redisDown: 'Video service unavailable: the job queue cannot be reached. Please try again later.',
   notFound: 'Unknown video project.',
+  rateLimited: 'You have made a lot of videos in the last hour. Please wait a while before making another.',
   // Profile card reading (section 8).
   profile: {
     unavailableTitle: 'AI Video Service Unavailable',

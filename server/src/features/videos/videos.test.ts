@@ -208,6 +208,19 @@ describe('video intros', () => {
     });
   });
 
+  it('limits how many videos one person starts per hour, and not anyone else', async () => {
+    const person = await readyPerson();
+    const other = await readyPerson();
+    const results = await Promise.all(Array.from({ length: 25 }, () => generate(person)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(20);
+    const refused = results.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(5);
+    expect(refused[0]?.json.message).toBe(VIDEO_TEXTS.rateLimited);
+    expect(Number(refused[0]?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await generate(other)).status).toBe(202);
+  });
+
   describe('POST /api/users/:userId/video-intro', () => {
     it('accepts a real short video: stored privately, a transcode queued', async () => {
       const person = await server.login();
