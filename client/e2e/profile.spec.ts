@@ -36,7 +36,7 @@ test('profile information is saved and still there after a reload; the screen is
   await person(page, 'profinfo', 'Sam Profile');
   await openProfile(page, 'Sam Profile');
   await expect(page.getByTestId('profile-tagline')).toHaveText('No dating tagline set');
-  await expect(page.getByTestId('video-intro-card')).toContainText('Video intros arrive soon');
+  await expect(page.getByTestId('video-intro-card').getByRole('tab', { name: 'AI video' })).toBeVisible();
   await expectAccessible(page, '/profile');
   await expectTapTargets(page, '/profile');
 

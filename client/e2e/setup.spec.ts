@@ -118,8 +118,14 @@ test('a new person completes the wizard with a picture and an OPML import, then 
   // Step 5: the summary and the video card's place.
   await expectStep(page, 5, 'Video Intro');
   await expect(page.getByTestId('setup-summary-name')).toHaveText('Sasha Setup');
-  await expect(page.getByText('Always up for a podcast walk')).toBeVisible();
-  await expect(page.getByTestId('setup-video-slot')).toBeVisible();
+  await expect(page.getByLabel('Profile summary').getByText('Always up for a podcast walk')).toBeVisible();
+  // The AI video card: the imported shows meet its requirements; its checklist names the tagline's kind.
+  const videoCard = page.getByTestId('setup-video-slot');
+  await expect(videoCard.getByTestId('ai-video-badge')).toHaveText('Ready to Generate');
+  await expect(videoCard.getByTestId('ai-video-checklist')).toContainText(
+    'Tagline (Custom): Always up for a podcast walk',
+  );
+  await expect(videoCard.getByRole('button', { name: 'Generate AI Video' })).toBeEnabled();
   await expect(page.getByRole('button', { name: 'Skip this step' })).toBeVisible();
   await checkScreen(page, 'setup step 5');
   await page.getByRole('button', { name: 'Complete Setup' }).click();

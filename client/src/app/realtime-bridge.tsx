@@ -1,4 +1,3 @@
-import { api } from '@shared/api';
 import { TIMING } from '@shared/constants';
 import { isJobFinished, type ServerEventName, type ServerEventPayload } from '@shared/events';
 import type { JobName } from '@shared/jobs';
@@ -19,12 +18,12 @@ import { announceMutualMatch } from '@/features/feed/mutual-match-toast';
 import { addMatchToList, forgetMatch } from '@/features/matches/match-queries';
 import { libraryQuery } from '@/features/podcasts/podcast-queries';
 import { spotifyStatusQuery } from '@/features/spotify/spotify-queries';
-import { endpointQuery } from '@/lib/api-client';
 import { badgesQuery, setBadges, setUnreadBadges } from '@/lib/badges';
 import { noteMessage, noteRead } from '@/lib/match-cache';
 import { endSession } from '@/lib/session';
 import { onServerEvent, onSocketConnect, useSocketConnected, useSocketConnection } from '@/lib/socket';
 import { userQuery } from '@/lib/user-queries';
+import { videoIntrosQuery } from '@/lib/video-project';
 
 export interface BridgeContext {
   queryClient: QueryClient;
@@ -35,13 +34,14 @@ export interface BridgeContext {
 
 type Invalidate = (ctx: BridgeContext) => void;
 
-const videoIntrosQuery = (userId: number) => endpointQuery(api.videoIntros, { params: { userId } });
-
 const invalidate =
   (...queries: ((userId: number) => { queryKey: readonly unknown[] })[]): Invalidate =>
   ({ queryClient, userId }) => {
     for (const query of queries) void queryClient.invalidateQueries({ queryKey: query(userId).queryKey });
   };
+
+/** A finished video job: the owner's video list (their own feed never shows them, so it stays). */
+const afterVideo: Invalidate = invalidate(videoIntrosQuery);
 
 /** What a finished (completed or failed) job makes stale. Screens may still follow jobs for toasts. */
 const afterJob: { [N in JobName]: Invalidate } = {
@@ -52,9 +52,10 @@ const afterJob: { [N in JobName]: Invalidate } = {
   'matches.recompute': invalidate(feedCountsQuery),
   // Sends no job status (no notifyUser): a demo person's like-back arrives as 'match:new'.
   'demo.likeBack': () => {},
-  // A finished video becomes the intent's video: the owner's video list shows it.
-  'video.render': invalidate(videoIntrosQuery),
-  'media.transcode': invalidate(videoIntrosQuery),
+  // A finished video becomes the intent's video: the owner's video list shows it, and the feed's
+  // cards (which carry video urls) are read again.
+  'video.render': afterVideo,
+  'media.transcode': afterVideo,
 };
 
 /**

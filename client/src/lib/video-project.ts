@@ -144,7 +144,14 @@ export function useVideoProject({ userId, reading, onSettled }: UseVideoProjectO
         return;
       }
       if (event.state === 'completed') {
-        settle({ phase: 'completed', projectId: s.projectId, job: s.job, intent: s.intent, url: null, posterUrl: null });
+        settle({
+          phase: 'completed',
+          projectId: s.projectId,
+          job: s.job,
+          intent: s.intent,
+          url: null,
+          posterUrl: null,
+        });
       } else if (event.state === 'failed') {
         settle({
           phase: 'failed',
@@ -190,7 +197,14 @@ export function useVideoProject({ userId, reading, onSettled }: UseVideoProjectO
   );
 
   const follow = useCallback(
-    (projectId: string, job: VideoJobName, intent: Intent, from?: VideoProject) => {
+    (
+      projectId: string,
+      job: VideoJobName,
+      intent: Intent,
+      // Where the bar starts: the setup reading starts at 'processing' 50 (the default), a resumed
+      // project where it is.
+      from?: Pick<VideoProject, 'status' | 'progress'>,
+    ) => {
       set({
         phase: 'running',
         projectId,

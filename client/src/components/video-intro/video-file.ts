@@ -39,19 +39,21 @@ export function readVideoDuration(file: Blob, timeoutMs = METADATA_TIMEOUT_MS): 
     video.preload = 'metadata';
     video.muted = true;
     let finished = false;
+    const onMetadata = () => done(Number.isFinite(video.duration) ? video.duration : null);
+    const onError = () => done(null);
     const done = (seconds: number | null) => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      video.onloadedmetadata = null;
-      video.onerror = null;
+      video.removeEventListener('loadedmetadata', onMetadata);
+      video.removeEventListener('error', onError);
       video.removeAttribute('src');
       URL.revokeObjectURL(url);
       resolve(seconds);
     };
     const timer = setTimeout(() => done(null), timeoutMs);
-    video.onloadedmetadata = () => done(Number.isFinite(video.duration) ? video.duration : null);
-    video.onerror = () => done(null);
+    video.addEventListener('loadedmetadata', onMetadata);
+    video.addEventListener('error', onError);
     video.src = url;
   });
 }

@@ -100,7 +100,9 @@ export function VideoUploadForm({ userId, intent, busy, onUploaded }: VideoUploa
         data-testid="video-file-input"
         onChange={onChange}
       />
-      <p className="text-sm text-zinc-300">A video of yourself, up to 30 seconds and 50MB. It plays muted on your card.</p>
+      <p className="text-sm text-zinc-300">
+        A video of yourself, up to 30 seconds and 50MB. It plays muted on your card.
+      </p>
       {file ? (
         <p className="flex min-w-0 items-center gap-2 text-sm text-zinc-200" data-testid="video-file-name">
           <FileVideo aria-hidden="true" className="size-4 shrink-0 text-intent-soft" />

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { makeSelfUser } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/utils';
@@ -96,10 +96,11 @@ describe('ProfileScreen', () => {
     expect(screen.getByText('Please try again later')).toBeTruthy();
   });
 
-  it('keeps a slot for the video intro card', () => {
+  it('shows the video intro card', () => {
     renderWithProviders(
       <ProfileScreen user={makeSelfUser()} intent="romantic" onIntentChange={() => {}} onLogout={() => {}} />,
     );
-    expect(screen.getByTestId('video-intro-card').textContent).toMatch(/Video intros arrive soon/);
+    const card = screen.getByTestId('video-intro-card');
+    expect(within(card).getByRole('heading', { name: 'Video intro' })).toBeTruthy();
   });
 });

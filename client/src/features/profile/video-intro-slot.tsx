@@ -1,14 +1,23 @@
 import { Clapperboard } from 'lucide-react';
+import { Spinner } from '@/components/ui/spinner';
+import { VideoIntroPanel } from '@/components/video-intro/video-intro-panel';
+import { useCurrentIntent, useCurrentUser } from '@/lib/user-queries';
 import { ProfileCard } from './profile-card';
 
-/** Where the video intro card goes (AI generation and upload tabs, SPEC section 2): a later issue fills it. */
+/** The own profile's video intro card: AI generation and upload tabs (SPEC section 2). */
 export function VideoIntroSlot() {
+  const user = useCurrentUser();
+  const [intent] = useCurrentIntent();
   return (
     <ProfileCard icon={Clapperboard} title="Video intro" testId="video-intro-card">
-      <p className="text-sm text-zinc-300">
-        Video intros arrive soon: you will be able to upload a clip of up to 30 seconds, or have one generated from your
-        profile and podcasts.
-      </p>
+      {user ? (
+        // Keyed by user: a different account never sees the previous one's project.
+        <VideoIntroPanel key={user.id} userId={user.id} intent={intent} />
+      ) : (
+        <div className="grid place-items-center py-6" role="status" aria-label="Loading video intro">
+          <Spinner className="size-5 text-zinc-300" />
+        </div>
+      )}
     </ProfileCard>
   );
 }

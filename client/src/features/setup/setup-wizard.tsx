@@ -1,7 +1,6 @@
 import { INTENT_INFO, INTENTS, LIMITS } from '@shared/constants';
 import { SETUP_STEPS } from '@shared/quiz';
 import type { SelfUser, UpdateUserBody } from '@shared/schemas/user';
-import { Clapperboard } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { DisplayNameField } from '@/components/display-name-field';
@@ -11,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
 import { Spinner } from '@/components/ui/spinner';
+import { AiVideoCard } from '@/components/video-intro/ai-video-card';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { useSaveIntent, useUpdateCurrentUser } from '@/lib/user-queries';
@@ -252,7 +252,7 @@ export function SetupWizard({ user, streaming }: SetupWizardProps) {
   );
 }
 
-/** Step 5: what others will see, and the place of the AI video card. */
+/** Step 5: what others will see, and the AI video card. */
 function SummaryStep({ user, draft, intent }: { user: SelfUser; draft: ProfileDraft; intent: SelfUser['intent'] }) {
   const info = INTENT_INFO[intent];
   const tagline = draft.taglines[info.taglineField].trim() || info.defaultTagline;
@@ -272,20 +272,13 @@ function SummaryStep({ user, draft, intent }: { user: SelfUser; draft: ProfileDr
           <p className="text-sm text-zinc-300">Looking for: {info.longLabel}</p>
         </div>
       </section>
-      <section
-        aria-label="AI video intro"
-        data-testid="setup-video-slot"
-        className="grid gap-2 rounded-2xl border border-dashed border-white/15 p-4"
-      >
-        <p className="flex items-center gap-2 text-sm font-semibold text-white">
-          <Clapperboard aria-hidden="true" className="size-4" />
-          AI video intro
-        </p>
-        <p className="text-sm text-zinc-300">
-          The AI video generator is not available yet: it comes with the video intro feature. You can finish setup now
-          and add a video later from your profile.
-        </p>
-      </section>
+      <AiVideoCard
+        userId={user.id}
+        intent={intent}
+        hasPhoto={isOwnPicture(user.profilePicture)}
+        intentTagline={draft.taglines[info.taglineField]}
+        genericTagline={user.tagline}
+      />
     </div>
   );
 }
