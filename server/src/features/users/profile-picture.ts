@@ -8,6 +8,7 @@ import { UserSchema } from '../../core/db/entities';
 import type { MediaStore } from '../../core/media';
 import { encodePicture, storePicture, swapPicture } from '../../core/media/pictures';
 import { toSelfUser } from '../../core/presenters/user.presenter';
+import { createSlots } from '../../core/slots';
 import { badRequest, HttpError, notFound } from '../../http/errors';
 
 /**
@@ -25,20 +26,7 @@ const SHARP_FORMAT: Record<ImageType, string> = {
 
 /** Decoding is CPU- and memory-heavy: at most this many pictures are decoded at once per server. */
 const MAX_CONCURRENT_DECODES = 4;
-let decoding = 0;
-const waiting: (() => void)[] = [];
-
-async function withDecodeSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (decoding >= MAX_CONCURRENT_DECODES) await new Promise<void>((resolve) => waiting.push(resolve));
-  else decoding += 1;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else decoding -= 1;
-  }
-}
+const withDecodeSlot = createSlots(MAX_CONCURRENT_DECODES);
 
 const unreadable = () => badRequest(PICTURE_UPLOAD_TEXTS.unreadable);
 

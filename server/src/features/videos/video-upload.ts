@@ -8,10 +8,13 @@ import { LIMITS, VIDEO_TEXTS } from '@shared/index';
 import type { RequestHandler } from 'express';
 import multer from 'multer';
 import { probeVideo, sniffVideoContainer, VideoProbeError } from '../../core/media/ffmpeg';
+import { createSlots } from '../../core/slots';
 import { badRequest, HttpError } from '../../http/errors';
 
 /** Where uploads are written while they arrive (a private temp dir of this server process). */
 export const UPLOAD_TEMP_DIR = path.join(os.tmpdir(), 'podmatch-video-uploads');
+/** ffprobe runs per upload: at most this many at once per server, the rest wait their turn. */
+const withProbeSlot = createSlots(4);
 /** Containers round durations: a 30.0 s clip may say 30.04 s. */
 export const DURATION_GRACE_SECONDS = 0.5;
 
@@ -56,7 +59,7 @@ export async function checkUploadedVideo(file: string): Promise<{ extension: str
   if (!container) throw new HttpError(415, 'unsupported_media_type', VIDEO_TEXTS.notAVideo);
   let probe: Awaited<ReturnType<typeof probeVideo>>;
   try {
-    probe = await probeVideo(file, { timeoutMs: 10_000 });
+    probe = await withProbeSlot(() => probeVideo(file, { timeoutMs: 10_000 }));
   } catch (error) {
     if (!(error instanceof VideoProbeError)) throw error;
     if (error.reason === 'no_video') throw new HttpError(415, 'unsupported_media_type', VIDEO_TEXTS.noVideoStream);

@@ -278,6 +278,24 @@ describe('video intros', () => {
       expect(await filesUnder(UPLOAD_TEMP_DIR)).toEqual([]);
     });
 
+    it('takes many uploads at once: one project each, every original stored once, no temp files left', async () => {
+      // 24 people upload at the same moment, 2 of them a second clip for the same intent (409).
+      const people = await Promise.all(Array.from({ length: 24 }, () => server.login()));
+      const before = await filesUnder(path.join(mediaDir, 'incoming'));
+      const results = await Promise.all([
+        ...people.map((p) => upload(p, valid, 'me.mp4', { intent: 'platonic' })),
+        ...people.slice(0, 2).map((p) => upload(p, valid, 'again.mp4', { intent: 'platonic' })),
+      ]);
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses.filter((s) => s === 202)).toHaveLength(24);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(2);
+      for (const p of people) expect(await projectsOf(p.user.id)).toHaveLength(1);
+      const added = (await filesUnder(path.join(mediaDir, 'incoming'))).filter((f) => !before.includes(f));
+      expect(added).toHaveLength(24);
+      expect(await filesUnder(UPLOAD_TEMP_DIR)).toEqual([]);
+      await Promise.all(results.filter((r) => r.status === 202).map((r) => queue.remove(r.json.projectId)));
+    });
+
     it('refuses someone else and a bad intent before reading the file', async () => {
       const person = await server.login();
       const stranger = await server.login();
