@@ -196,7 +196,11 @@ export async function block(em: EntityManager, blockerId: number, blockedId: num
   });
 }
 
-export async function report(em: EntityManager, reporterId: number, body: ReportBody): Promise<number> {
+/**
+ * Records a report, once per reporter and person: reporting the same person again changes nothing
+ * (and still succeeds), so nobody inflates the count against someone by repeating it.
+ */
+export async function report(em: EntityManager, reporterId: number, body: ReportBody): Promise<void> {
   const [target] = await sql(em, 'select id from users where id = ?', [body.reportedId]);
   if (!target) throw notFound('User not found.');
   if (body.matchId !== undefined) {
@@ -204,11 +208,10 @@ export async function report(em: EntityManager, reporterId: number, body: Report
     const parties = match ? [match.user1_id, match.user2_id] : [];
     if (!parties.includes(reporterId) || !parties.includes(body.reportedId)) throw notFound('Match not found.');
   }
-  const [row] = await sql<{ id: number }>(
+  await sql(
     em,
     `insert into reports (reporter_id, reported_id, match_id, reason, details, created_at)
-     values (?, ?, ?, ?, ?, now()) returning id`,
+     values (?, ?, ?, ?, ?, now()) on conflict (reporter_id, reported_id) do nothing`,
     [reporterId, body.reportedId, body.matchId ?? null, body.reason, body.details || null],
   );
-  return (row as { id: number }).id;
 }

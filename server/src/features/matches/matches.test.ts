@@ -368,6 +368,27 @@ describe('matches', () => {
     expect(notParty.status).toBe(404);
   });
 
+  it('keeps one report per reporter and person, however often and however simultaneously they report', async () => {
+    // 30 reporters x 4 simultaneous reports about the same 2 people: far above the database pool.
+    const targets = [await person(), await person()];
+    const reporters = await Promise.all(Array.from({ length: 30 }, () => person()));
+    const results = await Promise.all(
+      reporters.flatMap((r) =>
+        targets.flatMap((t) =>
+          ['spam', 'harassment'].map((reason) =>
+            server.call('POST', '/api/reports', { token: r.token, body: { reportedId: t.id, reason } }),
+          ),
+        ),
+      ),
+    );
+    expect(results.filter((res) => res.status !== 201).map((res) => `${res.status} ${res.text}`)).toEqual([]);
+    for (const t of targets) {
+      const rows = await exec('select reporter_id from reports where reported_id = ?', [t.id]);
+      expect(rows).toHaveLength(30);
+      expect(new Set(rows.map((row) => row.reporter_id)).size).toBe(30);
+    }
+  });
+
   it('lists only the owner’s matches, best first', async () => {
     const [a, b] = await mutual();
     expect((await server.call('GET', `/api/users/${a.id}/matches`, { token: b.token })).status).toBe(403);

@@ -3,7 +3,7 @@ import { REPORT_REASONS } from '@shared/index';
 import { MatchSchema } from './match.entity';
 import { UserSchema } from './user.entity';
 
-/** A user's report about another user, kept for moderation (docs/matches.md). */
+/** A user's report about another user, kept for moderation (docs/matches.md); one per pair and direction. */
 export const ReportSchema = defineEntity({
   name: 'Report',
   tableName: 'reports',
@@ -16,5 +16,6 @@ export const ReportSchema = defineEntity({
     details: p.string().length(1000).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
+  uniques: [{ properties: ['reporterId', 'reportedId'] }],
 });
 export type Report = InferEntity<typeof ReportSchema>;
