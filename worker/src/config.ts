@@ -66,6 +66,11 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     );
   }
   const e = parsed.data;
+  const isProduction = (env.NODE_ENV ?? 'production') === 'production';
+  // An allow-list past the SSRF protection is for tests and stand-ins, never a production setting.
+  if (isProduction && e.FEED_FETCH_ALLOWED_IPS.trim() !== '') {
+    throw new Error('Invalid configuration:\n  FEED_FETCH_ALLOWED_IPS: for development and tests only');
+  }
   return {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
@@ -84,13 +89,13 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     demoVideos: e.DEMO_VIDEOS === 'on',
     /** Who renders generated intros (docs/video-provider.md). */
     videoProvider: loadVideoProviderConfig(env),
-    imageProxy: loadImageProxyConfig(ImageProxyEnvSchema.parse(env), (env.NODE_ENV ?? 'production') === 'production'),
+    imageProxy: loadImageProxyConfig(ImageProxyEnvSchema.parse(env), isProduction),
     recomputeAllEveryMs: e.MATCHES_RECOMPUTE_EVERY_MINUTES * 60_000,
     refreshCheckEveryMs: e.MATCHES_REFRESH_CHECK_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
     // Checked at boot; the podcasts.sync handler reads the same SPOTIFY_* / TOKEN_ENCRYPTION_KEY.
     spotify: loadSpotifyConfig(env, {
-      isProduction: (env.NODE_ENV ?? 'production') === 'production',
+      isProduction,
       port: Number(env.PORT ?? 5000) || 5000,
     }),
     /** Private/loopback addresses feed fetching may reach anyway (only for tests and stand-ins). */

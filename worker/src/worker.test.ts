@@ -42,6 +42,19 @@ describe('worker roles and schedules', () => {
     expect(() => loadWorkerConfig(testEnv({ WORKER_QUEUES: ' , ' }))).toThrow(/WORKER_QUEUES/);
   });
 
+  it('refuses the development-only allow-lists in production', () => {
+    const production = { NODE_ENV: 'production', TOKEN_ENCRYPTION_KEY: undefined };
+    expect(() => loadWorkerConfig(testEnv({ ...production, FEED_FETCH_ALLOWED_IPS: '127.0.0.1' }))).toThrow(
+      /FEED_FETCH_ALLOWED_IPS/,
+    );
+    expect(() => loadWorkerConfig(testEnv({ ...production, IMAGE_PROXY_ALLOWED_IPS: '127.0.0.1' }))).toThrow(
+      /IMAGE_PROXY_ALLOWED_IPS/,
+    );
+    expect(loadWorkerConfig(testEnv({ FEED_FETCH_ALLOWED_IPS: '127.0.0.1' })).feedFetchAllowedIps).toEqual([
+      '127.0.0.1',
+    ]);
+  });
+
   it('serves only the queues of its role', async () => {
     const user = await server.login();
     const syncOnly = await start({ WORKER_QUEUES: 'sync' });
