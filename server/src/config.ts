@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from './core/artwork/image-proxy-config';
@@ -28,7 +29,44 @@ const EnvSchema = ImageProxyEnvSchema.extend({
   MEDIA_DRIVER: z.enum(['local']).default('local'),
   MEDIA_DIR: z.string().default('.data/media'),
   CLIENT_DIST_DIR: z.string().default('client/dist'),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Which proxies' X-Forwarded-For to believe: none (default), a hop count (the load balancers in
+   * front, e.g. 1), or their addresses/subnets, comma-separated. Never "true" (anyone could then
+   * claim any address in the header).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx): false | number | string[] => {
+      const text = value.trim().toLowerCase();
+      if (text === '' || text === 'false' || text === '0' || text === 'no') return false;
+      if (text === 'true' || text === 'yes') {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'trusting every proxy lets anyone forge X-Forwarded-For; give the hop count (e.g. 1) or the proxy addresses',
+        });
+        return false;
+      }
+      if (/^\d+$/.test(text)) {
+        const hops = Number(text);
+        if (hops > 10) ctx.addIssue({ code: 'custom', message: 'at most 10 proxy hops' });
+        return hops;
+      }
+      const list = text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      const named = ['loopback', 'linklocal', 'uniquelocal'];
+      for (const item of list) {
+        const [address, bits] = item.split('/');
+        const valid =
+          named.includes(item) ||
+          (net.isIP(address ?? '') !== 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= 128)));
+        if (!valid) ctx.addIssue({ code: 'custom', message: `not an address, subnet or hop count: ${item}` });
+      }
+      return list;
+    }),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   // Chat sends per person (REST and socket together, counted across servers in Redis).
   CHAT_SEND_LIMIT: z.coerce.number().int().positive().default(30),
