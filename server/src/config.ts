@@ -25,6 +25,8 @@ const EnvSchema = ImageProxyEnvSchema.extend({
     .positive()
     .default(24 * 3600),
   TOKEN_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
+  /** A login ends this many days after it began, however often its token was rotated. */
+  TOKEN_MAX_LIFETIME_DAYS: z.coerce.number().positive().default(90),
   // Where pictures and avatars are stored (docs/media.md): `local` = files under MEDIA_DIR.
   MEDIA_DRIVER: z.enum(['local']).default('local'),
   MEDIA_DIR: z.string().default('.data/media'),
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     tokenTtlMs: e.TOKEN_TTL_DAYS * 24 * 3600 * 1000,
     tokenRotateAfterMs: e.TOKEN_ROTATE_AFTER_SECONDS * 1000,
     tokenRotationGraceMs: e.TOKEN_ROTATION_GRACE_SECONDS * 1000,
+    tokenMaxLifetimeMs: e.TOKEN_MAX_LIFETIME_DAYS * 24 * 3600 * 1000,
     mediaDir: path.resolve(e.MEDIA_DIR),
     media: { driver: e.MEDIA_DRIVER, dir: path.resolve(e.MEDIA_DIR) } satisfies MediaSettings,
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),

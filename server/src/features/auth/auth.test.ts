@@ -105,6 +105,39 @@ describe('dev login', () => {
   });
 });
 
+describe('maximum login lifetime', () => {
+  let server: TestServer;
+  const clock = new TestClock();
+  beforeAll(async () => {
+    server = await startTestServer(
+      { TOKEN_ROTATE_AFTER_SECONDS: '3600', TOKEN_ROTATION_GRACE_SECONDS: '60', TOKEN_MAX_LIFETIME_DAYS: '1' },
+      { clock: clock.now },
+    );
+  });
+  afterAll(() => server.close());
+
+  it('ends a login a day after it began however often its token was rotated', async () => {
+    const { token: first, user } = await server.login();
+    let token = first;
+    let rotations = 0;
+    // Used every hour and a bit: each use past the hour rotates; the login still ends at 24 h.
+    for (let hour = 1; hour < 24; hour++) {
+      clock.advance(3601 * 1000);
+      const res = await server.call('GET', `/api/users/${user.id}`, { token });
+      expect(res.status, `hour ${hour}`).toBe(200);
+      const fresh = res.headers.get('x-new-token');
+      if (fresh) {
+        token = fresh;
+        rotations++;
+      }
+    }
+    expect(rotations).toBeGreaterThan(20);
+    clock.advance(3601 * 1000);
+    const expired = await server.call('GET', `/api/users/${user.id}`, { token });
+    expect(expired.status).toBe(401);
+  });
+});
+
 describe('token rotation', () => {
   let server: TestServer;
   const clock = new TestClock();

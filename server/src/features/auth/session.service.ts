@@ -6,6 +6,8 @@ export interface SessionSettings {
   tokenTtlMs: number;
   tokenRotateAfterMs: number;
   tokenRotationGraceMs: number;
+  /** However often a login's token is rotated, it ends this long after the login. */
+  tokenMaxLifetimeMs: number;
 }
 
 /** Milliseconds since the epoch; tests pass a clock they move by hand instead of sleeping. */
@@ -26,6 +28,7 @@ export class SessionService {
     userId: number,
     userAgent?: string,
     family: string = randomUUID(),
+    loginAt: Date = new Date(this.now()),
   ): Promise<{ token: string; session: Session }> {
     const token = newToken();
     const session = em.create(SessionSchema, {
@@ -33,7 +36,10 @@ export class SessionService {
       tokenHash: hashToken(token),
       family,
       createdAt: new Date(this.now()),
-      expiresAt: new Date(this.now() + this.settings.tokenTtlMs),
+      loginAt,
+      expiresAt: new Date(
+        Math.min(this.now() + this.settings.tokenTtlMs, loginAt.getTime() + this.settings.tokenMaxLifetimeMs),
+      ),
       userAgent: userAgent?.slice(0, 255) ?? null,
     });
     await em.flush();
@@ -80,7 +86,7 @@ export class SessionService {
       { rotatedAt: now, expiresAt: graceEnd },
     );
     if (claimed !== 1) return null;
-    const { token } = await this.create(em, session.userId, userAgent, session.family);
+    const { token } = await this.create(em, session.userId, userAgent, session.family, session.loginAt);
     return token;
   }
 

@@ -12,6 +12,8 @@ export const SessionSchema = defineEntity({
     /** Tokens rotated from one login share a family; logout revokes the whole family. */
     family: p.uuid().index(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** When the login (the first token of the family) was made: rotation never goes past a maximum lifetime from it. */
+    loginAt: p.datetime().fieldName('login_at'),
     expiresAt: p.datetime(),
     /** Set when a newer token replaced this one; the old one lives on for a short grace period. */
     rotatedAt: p.datetime().nullable(),

@@ -14,6 +14,7 @@ import { Migration20261123230000 } from './Migration20261123230000';
 import { Migration20261124000000 } from './Migration20261124000000';
 import { Migration20261124100000 } from './Migration20261124100000';
 import { Migration20261124110000 } from './Migration20261124110000';
+import { Migration20261124120000 } from './Migration20261124120000';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124000000', class: Migration20261124000000 },
   { name: 'Migration20261124100000', class: Migration20261124100000 },
   { name: 'Migration20261124110000', class: Migration20261124110000 },
+  { name: 'Migration20261124120000', class: Migration20261124120000 },
 ];
