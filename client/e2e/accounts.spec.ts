@@ -10,7 +10,7 @@ const storedUserId = (page: Page) => page.evaluate((key) => localStorage.getItem
 
 async function logOut(page: Page) {
   await page.getByTestId('nav-profile').click();
-  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('button', { name: 'Log out', exact: true }).click();
   await expect(page).toHaveURL((url) => url.pathname === '/login');
 }
 

@@ -46,7 +46,7 @@ test.describe('logout', () => {
   test('returns to /login, and / redirects to /login again', async ({ page }) => {
     await devLogin(page);
     await page.getByTestId('nav-profile').click();
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log out', exact: true }).click();
     await expect(page).toHaveURL((url) => url.pathname === '/login');
     await page.goto('/');
     await expect(page).toHaveURL((url) => url.pathname === '/login');
@@ -58,7 +58,7 @@ test.describe('logout', () => {
     const userId = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.userId);
     expect(token).toBeTruthy();
     await page.getByTestId('nav-profile').click();
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log out', exact: true }).click();
     await expect(page).toHaveURL((url) => url.pathname === '/login');
     const status = await page.evaluate(
       async ({ token, userId }) =>
@@ -66,6 +66,25 @@ test.describe('logout', () => {
       { token, userId },
     );
     expect(status).toBe(401);
+  });
+
+  test('"Log out everywhere" ends the login on every device, the other one live', async ({ browser }) => {
+    const phone = await browser.newContext();
+    const laptop = await browser.newContext();
+    try {
+      const phonePage = await phone.newPage();
+      const laptopPage = await laptop.newPage();
+      const name = await devLogin(phonePage);
+      await devLogin(laptopPage, name);
+      await phonePage.getByTestId('nav-profile').click();
+      await phonePage.getByRole('button', { name: 'Log out everywhere' }).click();
+      await expect(phonePage).toHaveURL((url) => url.pathname === '/login');
+      // The laptop's open feed is told over its socket and leaves without a reload.
+      await expect(laptopPage).toHaveURL((url) => url.pathname === '/login', { timeout: 15_000 });
+    } finally {
+      await phone.close();
+      await laptop.close();
+    }
   });
 });
 

@@ -27,7 +27,7 @@ test('the intent chosen on the profile is saved on the server', async ({ page })
   // The feed has an intent switcher too (local only): wait until the profile screen is the one shown.
   await expect(page).toHaveURL((url) => url.pathname === '/profile');
   await expect(page.getByTestId('nav-profile')).toHaveAttribute('aria-current', 'page');
-  await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Log out', exact: true })).toBeVisible();
   const saved = page.waitForResponse(
     (response) => response.request().method() === 'PUT' && /\/api\/users\/\d+$/.test(response.url()),
   );

@@ -59,6 +59,7 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   health: () => ({ ok: [200, 503] }),
   devLogin: () => ({ body: { username: uniqueName('matrix') } }),
   logout: () => ({}),
+  logoutEverywhere: () => ({}),
   // A code nobody issued: refused as expired, which is the right answer for anyone.
   spotifyExchange: () => ({ body: { code: 'x'.repeat(43) }, ok: 400 }),
   getUser: () => ({}),

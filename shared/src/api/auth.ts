@@ -13,6 +13,13 @@ export const authApi = {
   }),
   /** Ends the caller's login (every token rotated from it). */
   logout: defineEndpoint({ method: 'POST', path: '/api/auth/logout', access: 'user', response: OkResponseSchema }),
+  /** Ends every login of the caller, on every device (each open socket is told and disconnected). */
+  logoutEverywhere: defineEndpoint({
+    method: 'POST',
+    path: '/api/auth/logout-everywhere',
+    access: 'user',
+    response: OkResponseSchema,
+  }),
   /** Trades the one-time code of `/login?spotify_code=` (after signing in through Spotify) for a session. */
   spotifyExchange: defineEndpoint({
     method: 'POST',

@@ -1,7 +1,7 @@
 import { api } from '@shared/api';
 import { DELETE_ACCOUNT_CONFIRMATION } from '@shared/schemas/account';
 import type { SelfUser } from '@shared/schemas/user';
-import { Download, ShieldCheck, Trash2 } from 'lucide-react';
+import { Download, LogOut, ShieldCheck, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -113,6 +113,8 @@ function DeleteAccountDialog({ user, onClose }: { user: SelfUser; onClose: () =>
 
 /** 'Your data': download everything stored about you as JSON, or delete the account. */
 export function YourDataCard({ user }: { user: SelfUser }) {
+  const navigate = useNavigate();
+  const [endingAll, setEndingAll] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const [downloadProblem, setDownloadProblem] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -132,6 +134,23 @@ export function YourDataCard({ user }: { user: SelfUser }) {
     }
   };
 
+  // Every login on every device ends (a lost phone, a shared computer); this tab goes to the login.
+  const logOutEverywhere = async () => {
+    setEndingAll(true);
+    try {
+      await apiRequest(api.logoutEverywhere, {});
+      endSession();
+      navigate('/login', { replace: true });
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: 'Could not log out everywhere',
+        description: errorMessage(error, 'Please try again.'),
+      });
+      setEndingAll(false);
+    }
+  };
+
   return (
     <ProfileCard icon={ShieldCheck} title="Your data" testId="your-data-card">
       <p className="mb-4 text-sm text-zinc-300">
@@ -147,6 +166,10 @@ export function YourDataCard({ user }: { user: SelfUser }) {
             {downloadProblem}
           </p>
         ) : null}
+        <Button variant="outline" onClick={() => void logOutEverywhere()} disabled={endingAll}>
+          {endingAll ? <Spinner /> : <LogOut aria-hidden="true" className="size-4" />}
+          Log out everywhere
+        </Button>
         <Button variant="destructive" onClick={() => setDeleting(true)}>
           <Trash2 aria-hidden="true" className="size-4" />
           Delete account

@@ -29,6 +29,12 @@ export function authRoutes(deps: AppDeps): Router {
     return { ok: true as const };
   });
 
+  mount(router, api.logoutEverywhere, async ({ auth, req }) => {
+    const ended = await deps.sessions.revokeAllOf(req.em, auth.userId);
+    endSessions(deps.emitter, ended, 'logout');
+    return { ok: true as const };
+  });
+
   // Spotify sign-in and connect: features/spotify/spotify.routes.ts.
 
   return router;

@@ -3,7 +3,7 @@ import { SelfUserSchema } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { sql } from '../../core/db/sql';
-import { startTestServer, TestClock, type TestServer, testEnv, uniqueName } from '../../test/harness';
+import { nextEvent, startTestServer, TestClock, type TestServer, testEnv, uniqueName } from '../../test/harness';
 import { createUser } from '../users/user.service';
 
 const SECRET_FIELDS = [
@@ -90,6 +90,23 @@ describe('dev login', () => {
     expect(after.status).toBe(401);
     const twice = await server.call('POST', '/api/auth/logout', { token });
     expect(twice.status).toBe(401);
+  });
+
+  it('logs out everywhere: every login of the caller ends and their sockets are told, nobody else is touched', async () => {
+    const username = uniqueName('everywhere');
+    const phone = await server.login(username);
+    const laptop = await server.login(username);
+    const other = await server.login();
+    const socket = await server.socket(laptop.token);
+    const ended = nextEvent(socket, 'session:ended');
+    const res = await server.call('POST', '/api/auth/logout-everywhere', { token: phone.token });
+    expect([res.status, res.json]).toEqual([200, { ok: true }]);
+    expect(await ended).toEqual(['logout']);
+    for (const token of [phone.token, laptop.token]) {
+      expect((await server.call('GET', `/api/users/${phone.user.id}`, { token })).status).toBe(401);
+    }
+    expect((await server.call('GET', `/api/users/${other.user.id}`, { token: other.token })).status).toBe(200);
+    expect((await server.call('POST', '/api/auth/logout-everywhere')).status).toBe(401);
   });
 
   it('sends the browser back to login with the SPEC error while Spotify is not configured', async () => {

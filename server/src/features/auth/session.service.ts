@@ -90,6 +90,13 @@ export class SessionService {
     return token;
   }
 
+  /** Revokes every token of every login of this user (all devices); returns their ids. */
+  async revokeAllOf(em: EntityManager, userId: number): Promise<number[]> {
+    const members = await em.find(SessionSchema, { userId, revokedAt: null }, { fields: ['id'] });
+    await em.nativeUpdate(SessionSchema, { userId, revokedAt: null }, { revokedAt: new Date(this.now()) });
+    return members.map((m) => m.id);
+  }
+
   /** Revokes every token of the login this session belongs to; returns their ids. */
   async revokeFamily(em: EntityManager, session: Session): Promise<number[]> {
     const members = await em.find(SessionSchema, { family: session.family, revokedAt: null }, { fields: ['id'] });
