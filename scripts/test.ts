@@ -166,6 +166,8 @@ try {
       DEMO_REPLY_DELAY_SECONDS: '1-3',
       // 60 demo intros would take the CPU the browser tests need; the worker tier tests them.
       DEMO_VIDEOS: 'off',
+      // Every browser test signs in and acts from 127.0.0.1 (docs/security.md, rate limits).
+      RATE_LIMIT_SCALE: '100',
       SPOTIFY_CLIENT_ID: 'stand-in-client-id',
       SPOTIFY_REDIRECT_URI: `http://127.0.0.1:${port}/api/spotify/callback`,
       SPOTIFY_ACCOUNTS_URL: spotifyUrl,

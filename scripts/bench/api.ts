@@ -434,6 +434,8 @@ try {
     REDIS_URL: redisUrl,
     MEDIA_DIR: path.join(DATA_DIR, 'media'),
     LOG_LEVEL: 'warn' as const,
+    // The whole load comes from one address (docs/security.md, rate limits).
+    RATE_LIMIT_SCALE: '1000',
     // No scheduled full recompute during the run (its next run would also keep the queue busy).
     MATCHES_RECOMPUTE_EVERY_MINUTES: process.env.MATCHES_RECOMPUTE_EVERY_MINUTES ?? '0',
   };

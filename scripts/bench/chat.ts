@@ -801,6 +801,8 @@ async function startChatServers(services: LocalStack, redisUrl: string) {
           REDIS_URL: redisUrl,
           MEDIA_DIR: path.join(DATA_DIR, 'media'),
           LOG_LEVEL: 'warn',
+          // The whole load comes from one address (docs/security.md, rate limits).
+          RATE_LIMIT_SCALE: '1000',
           MATCHES_RECOMPUTE_EVERY_MINUTES: '0',
           CHAT_SEND_LIMIT,
           CHAT_SEND_WINDOW_SECONDS,

@@ -8,6 +8,7 @@ import type { RealtimeEmitter } from './core/realtime/emitter';
 import type { SessionService } from './features/auth/session.service';
 import type { ChatService } from './features/chat/chat.service';
 import type { BadgePusher } from './features/matches/badges.service';
+import type { RateLimits } from './http/rate-limits';
 
 /** Everything the HTTP app needs, built once in main.ts (or a test) and passed in. */
 export interface AppDeps {
@@ -22,5 +23,7 @@ export interface AppDeps {
   chat: ChatService;
   /** Pictures and avatars (docs/media.md); the local directory driver unless MEDIA_DRIVER says otherwise. */
   media: MediaStore;
+  /** Per-person and per-address allowances, shared through Redis (docs/security.md). */
+  limits: RateLimits;
   logger: Logger;
 }

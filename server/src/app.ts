@@ -18,6 +18,7 @@ import { videosRoutes } from './features/videos/videos.routes';
 import { authenticate } from './http/authenticate';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
+import { rateLimitRoutes } from './http/rate-limits';
 import { requestContext } from './http/request-context';
 import { serveClient } from './serve-client';
 import { serveMedia } from './serve-media';
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', express.json({ limit: LIMITS.jsonBodyMaxBytes }));
   app.use('/api', requestContext(deps.orm));
   app.use('/api', authenticate(deps.sessions));
+  app.use(rateLimitRoutes(deps.limits));
   app.use(healthRoutes(deps));
   app.use(artworkRoutes(deps));
   app.use(authRoutes(deps));

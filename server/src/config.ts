@@ -69,10 +69,14 @@ const EnvSchema = ImageProxyEnvSchema.extend({
       }
       return list;
     }),
+  // Operators who send it in X-Health-Token see /api/health's details from anywhere (docs/operations.md).
+  HEALTH_TOKEN: z.string().min(24, 'use at least 24 random characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   // Chat sends per person (REST and socket together, counted across servers in Redis).
   CHAT_SEND_LIMIT: z.coerce.number().int().positive().default(30),
   CHAT_SEND_WINDOW_SECONDS: z.coerce.number().int().positive().default(10),
+  // Multiplies every rate limit's allowance (docs/security.md); the test suites raise it.
+  RATE_LIMIT_SCALE: z.coerce.number().positive().max(100_000).default(1),
   // How long a demo person takes to answer a like: "min-max" or "n" seconds (docs/matches.md).
   DEMO_REPLY_DELAY_SECONDS: z
     .string()
@@ -113,9 +117,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     media: { driver: e.MEDIA_DRIVER, dir: path.resolve(e.MEDIA_DIR) } satisfies MediaSettings,
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
+    healthToken: e.HEALTH_TOKEN,
     logLevel: e.LOG_LEVEL,
     /** At most `limit` messages per person per `windowSeconds` (docs/chat.md, rate limiting). */
     chatSendLimit: { limit: e.CHAT_SEND_LIMIT, windowSeconds: e.CHAT_SEND_WINDOW_SECONDS },
+    /** Allowances of http/rate-limits.ts multiplied by this (1 unless RATE_LIMIT_SCALE says otherwise). */
+    rateLimitScale: e.RATE_LIMIT_SCALE,
     /** When a demo person (other than SPEC's one) answers a like (docs/matches.md, "Demo people"). */
     demoReplyDelay: e.DEMO_REPLY_DELAY_SECONDS,
     // --- Image proxy (docs/image-proxy.md) ---

@@ -10,8 +10,8 @@ import { createMediaStore } from './core/media';
 import { createEmitter } from './core/realtime/emitter';
 import { type Clock, SessionService } from './features/auth/session.service';
 import { ChatService } from './features/chat/chat.service';
-import { SendLimiter } from './features/chat/send-limiter';
 import { BadgePusher } from './features/matches/badges.service';
+import { RateLimits } from './http/rate-limits';
 import { createRealtime, type IoServer } from './realtime/io';
 
 export interface RunningServer {
@@ -33,6 +33,7 @@ export async function startServer(
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   const emitter = createEmitter(redis);
   const badges = new BadgePusher({ orm, emitter, logger });
+  const limits = new RateLimits(redis, { scale: config.rateLimitScale, chatSendLimit: config.chatSendLimit });
   const deps: AppDeps = {
     config,
     orm,
@@ -43,11 +44,12 @@ export async function startServer(
     sessions: new SessionService(config, options.clock),
     emitter,
     badges,
-    chat: new ChatService({ emitter, badges, sendLimiter: new SendLimiter(redis, config.chatSendLimit) }),
+    limits,
+    chat: new ChatService({ emitter, badges, limits }),
   };
   const app = createApp(deps);
   const server = http.createServer(app);
-  const realtime = createRealtime(server, deps);
+  const realtime = createRealtime(server, deps, app.get('trust proxy fn'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

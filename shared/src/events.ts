@@ -126,4 +126,8 @@ export interface SocketData {
   presenceAnnounced?: boolean;
   /** When this socket's session was last found live (server only; re-checked at most every few seconds). */
   sessionCheckedAt?: number;
+  /** The client's address as TRUST_PROXY resolves it, for per-address rate limits (server only). */
+  ip?: string;
+  /** When the token this socket connected with expires (server only; its login may go on after a rotation). */
+  sessionEndsAt?: number;
 }

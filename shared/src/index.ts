@@ -4,6 +4,7 @@ export * from './display-name';
 export * from './events';
 export * from './jobs';
 export * from './quiz';
+export * from './rate-limits';
 export * from './schemas/account';
 export * from './schemas/artwork';
 export * from './schemas/auth';

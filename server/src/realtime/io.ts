@@ -3,13 +3,16 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { type ClientToServerEvents, rooms, type ServerToClientEvents, type SocketData } from '@shared/index';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
-import { Server } from 'socket.io';
+import proxyaddr from 'proxy-addr';
+import { Server, type Socket } from 'socket.io';
 import type { Logger } from '../core/logger';
 import type { RealtimeEmitter } from '../core/realtime/emitter';
 import type { SessionService } from '../features/auth/session.service';
 import type { ChatService } from '../features/chat/chat.service';
 import { ChatRealtime } from '../features/chat/chat.socket';
 import type { BadgePusher } from '../features/matches/badges.service';
+
+const EXPIRY_RECHECK_MS = 6 * 3600 * 1000;
 
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -28,6 +31,8 @@ export function createRealtime(
     chat: ChatService;
     emitter: RealtimeEmitter;
   },
+  /** Express's compiled TRUST_PROXY ('trust proxy fn'), so a socket's address is the one its requests have. */
+  trustProxy: (address: string, hop: number) => boolean,
 ): { io: IoServer; chat: ChatRealtime; close(): Promise<void> } {
   const io: IoServer = new Server(httpServer, { serveClient: false, maxHttpBufferSize: 64 * 1024 });
   const pub = deps.redis.duplicate();
@@ -42,6 +47,8 @@ export function createRealtime(
       if (!session) return next(new Error('unauthorized'));
       socket.data.userId = session.userId;
       socket.data.sessionId = session.id;
+      socket.data.ip = proxyaddr(socket.request, trustProxy);
+      socket.data.sessionEndsAt = Date.now() + deps.sessions.msUntilExpiry(session);
       next();
     } catch (error) {
       deps.logger.error('socket authentication failed', error);
@@ -56,9 +63,44 @@ export function createRealtime(
     });
     // Chat: sends, read receipts, typing, presence (features/chat/chat.socket.ts).
     chat.attach(socket);
+    endAtLoginEnd(socket);
     // Fresh badges for the new tab (to every tab of the user: they are the same numbers).
     deps.badges.push(socket.data.userId);
   });
+
+  /**
+   * Disconnects the socket when its login ends (expiry or maximum lifetime), as logout does; checked
+   * again at the deadline since a rotation may have carried the login on.
+   */
+  function endAtLoginEnd(
+    socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>,
+  ) {
+    let timer: NodeJS.Timeout | undefined;
+    const wait = (ms: number) => {
+      // setTimeout holds at most ~24 days; a login is re-checked at least every 6 hours.
+      timer = setTimeout(() => void check(), Math.max(0, Math.min(ms, EXPIRY_RECHECK_MS)));
+      timer.unref();
+    };
+    const check = async () => {
+      let msLeft: number;
+      try {
+        msLeft = await deps.sessions.msLeftInLogin(deps.orm.em.fork(), socket.data.sessionId);
+      } catch {
+        msLeft = 60_000; // the database did not answer: look again in a minute
+      }
+      if (!socket.connected) return;
+      if (msLeft <= 0) {
+        socket.emit('session:ended', 'expired');
+        socket.disconnect(true);
+        return;
+      }
+      wait(msLeft + 50);
+    };
+    socket.on('disconnect', () => clearTimeout(timer));
+    // Until the token it connected with expires, nothing can end the login but a revocation,
+    // which disconnects the socket itself (logout, account deletion).
+    wait((socket.data.sessionEndsAt ?? 0) - Date.now() + 50);
+  }
 
   return {
     io,

@@ -58,3 +58,32 @@ describe('socket connections', () => {
     await expect(server.socket(a.token)).rejects.toThrow('unauthorized');
   });
 });
+
+describe('socket at the end of its login', () => {
+  let server: TestServer;
+  // Logins that last 2.5 seconds.
+  const ttlMs = 2500;
+  beforeAll(async () => {
+    server = await startTestServer({ TOKEN_TTL_DAYS: String(ttlMs / 86_400_000) });
+  });
+  afterAll(() => server.close());
+
+  it('is told the session expired and disconnected when the session expires, not before; others stay', async () => {
+    const a = await server.login();
+    const aSocket = await server.socket(a.token);
+    const aEnded = nextEvent(aSocket, 'session:ended');
+    const aGone = new Promise<string>((resolve) => aSocket.once('disconnect', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const b = await server.login();
+    const bSocket = await server.socket(b.token);
+    expect(aSocket.connected).toBe(true);
+
+    const [reason] = await aEnded;
+    expect(reason).toBe('expired');
+    expect(await aGone).toBe('io server disconnect');
+    // b's login began later: its socket is still there.
+    expect(bSocket.connected).toBe(true);
+    await expect(server.socket(a.token)).rejects.toThrow('unauthorized');
+    await new Promise<string>((resolve) => bSocket.once('disconnect', resolve));
+  });
+});

@@ -26,6 +26,8 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     MATCHES_REFRESH_CHECK_SECONDS: '0',
     // Demo people answer likes within a second or two, not minutes (docs/matches.md).
     DEMO_REPLY_DELAY_SECONDS: '1-2',
+    // Every test signs in and acts from 127.0.0.1; the rate-limit tests ask for the real allowances.
+    RATE_LIMIT_SCALE: '100',
     ...overrides,
   };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];

@@ -2,12 +2,13 @@ import { z } from 'zod';
 
 const PartSchema = z.object({ ok: z.boolean(), latencyMs: z.number().optional(), detail: z.string().optional() });
 
+/** Everyone sees `ok`; the parts only local or token-holding operators (docs/operations.md). */
 export const HealthResponseSchema = z.object({
   ok: z.boolean(),
-  database: PartSchema,
-  redis: PartSchema,
-  worker: PartSchema.extend({ workers: z.number().int() }),
-  version: z.string(),
-  uptimeSeconds: z.number(),
+  database: PartSchema.optional(),
+  redis: PartSchema.optional(),
+  worker: PartSchema.extend({ workers: z.number().int() }).optional(),
+  version: z.string().optional(),
+  uptimeSeconds: z.number().optional(),
 });
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;

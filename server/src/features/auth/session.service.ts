@@ -54,20 +54,37 @@ export class SessionService {
     return session;
   }
 
+  /** How long this token has before it expires, on this service's clock. */
+  msUntilExpiry(session: Session): number {
+    return session.expiresAt.getTime() - this.now();
+  }
+
   /**
-   * Whether a socket authenticated with this session may still act: not revoked (logout revokes
-   * the whole family), and not expired unless it was rotated (a rotated session's own expiry is
-   * the grace period of its token; the login goes on in its successor, and a socket keeps the
-   * session it connected with).
+   * Whether a socket authenticated with this session may still act: its login goes on. A socket
+   * keeps the session it connected with, and rotation hands the login on to a successor token.
    */
   async isLive(em: EntityManager, sessionId: number): Promise<boolean> {
+    return (await this.msLeftInLogin(em, sessionId)) > 0;
+  }
+
+  /**
+   * How long the login this session belongs to goes on: until the latest expiry among its
+   * unrevoked tokens (a rotated token's successor carries it on; the maximum lifetime caps it).
+   * Zero or less when it has ended or was revoked (logout revokes the whole family).
+   */
+  async msLeftInLogin(em: EntityManager, sessionId: number): Promise<number> {
     const session = await em.findOne(
       SessionSchema,
       { id: sessionId },
-      { fields: ['revokedAt', 'rotatedAt', 'expiresAt'], disableIdentityMap: true },
+      { fields: ['family', 'revokedAt'], disableIdentityMap: true },
     );
-    if (!session || session.revokedAt) return false;
-    return session.rotatedAt != null || session.expiresAt.getTime() > this.now();
+    if (!session || session.revokedAt) return 0;
+    const latest = await em.findOne(
+      SessionSchema,
+      { family: session.family, revokedAt: null },
+      { fields: ['expiresAt'], orderBy: { expiresAt: 'desc' }, disableIdentityMap: true },
+    );
+    return latest ? latest.expiresAt.getTime() - this.now() : 0;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { api } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
+import { clientAddress } from '../../http/rate-limits';
 import { mount } from '../../http/route';
 import { viewOf } from '../matches/match.service';
 import { listMessages, toMessage } from './message.service';
@@ -18,7 +19,12 @@ export function chatRoutes(deps: AppDeps): Router {
   );
 
   mount(router, api.sendMessage, async ({ body, auth, req }) =>
-    deps.chat.send(req.em, auth.userId, { matchId: body.matchId, content: body.content, clientId: body.clientId }),
+    deps.chat.send(
+      req.em,
+      auth.userId,
+      { matchId: body.matchId, content: body.content, clientId: body.clientId },
+      clientAddress(req),
+    ),
   );
 
   mount(router, api.markMessagesRead, async ({ match, body, auth, req }) =>

@@ -3,13 +3,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Message, rooms } from '@shared/index';
 import type { RealtimeEmitter } from '../../core/realtime/emitter';
+import type { RateLimits } from '../../http/rate-limits';
 import type { BadgePusher } from '../matches/badges.service';
 import type { MatchRecord } from '../matches/match.service';
 import { markRead, type SendInput, storeMessage } from './message.service';
-import type { SendLimiter } from './send-limiter';
 
 export class ChatService {
-  constructor(private readonly deps: { emitter: RealtimeEmitter; badges: BadgePusher; sendLimiter: SendLimiter }) {}
+  constructor(private readonly deps: { emitter: RealtimeEmitter; badges: BadgePusher; limits: RateLimits }) {}
 
   /**
    * Sends as `senderId`: the rate limit (429), then the one-transaction store (404 for a match the
@@ -17,8 +17,8 @@ export class ChatService {
    * sender's other tabs too); a repeated clientId answers the stored message and announces nothing
    * again, so each message reaches each tab once.
    */
-  async send(em: EntityManager, senderId: number, input: SendInput): Promise<Message> {
-    await this.deps.sendLimiter.take(senderId);
+  async send(em: EntityManager, senderId: number, input: SendInput, ip?: string): Promise<Message> {
+    await this.deps.limits.take('messages', { user: senderId, ip });
     const stored = await storeMessage(em, senderId, input);
     if (stored.created) {
       this.deps.emitter.to([rooms.user(senderId), rooms.user(stored.recipientId)]).emit('message:new', stored.message);

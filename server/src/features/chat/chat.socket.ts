@@ -76,7 +76,9 @@ export class ChatRealtime {
       return true;
     };
     socket.on('message:send', (payload, ack) =>
-      this.handle(socket, 'message:send', payload, ack, (em, data, userId) => this.deps.chat.send(em, userId, data)),
+      this.handle(socket, 'message:send', payload, ack, (em, data, userId) =>
+        this.deps.chat.send(em, userId, data, socket.data.ip),
+      ),
     );
     socket.on('message:read', (payload, ack) =>
       this.handle(

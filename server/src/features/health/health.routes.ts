@@ -1,6 +1,22 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { api, type HealthResponse, WORKER_HEARTBEAT } from '@shared/index';
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Details (latencies, worker count, version, uptime) help an attacker time attacks and fingerprint
+ * the deployment: only a request made on this machine (not relayed by a proxy) or one carrying
+ * HEALTH_TOKEN sees them.
+ */
+function isOperator(req: Request, healthToken: string | undefined): boolean {
+  const offered = req.get('x-health-token');
+  if (healthToken && offered) return timingSafeEqual(digest(offered), digest(healthToken));
+  const relayed = req.get('x-forwarded-for') !== undefined || req.get('forwarded') !== undefined;
+  return !relayed && LOOPBACK.has(req.socket.remoteAddress ?? '');
+}
 
 const started = Date.now();
 
@@ -16,10 +32,10 @@ async function timed<T>(
   }
 }
 
-/** Public: reports whether the database, Redis and at least one worker are alive. */
+/** Public: whether the database, Redis and at least one worker are alive; the parts to operators. */
 export function healthRoutes(deps: AppDeps): Router {
   const router = Router();
-  router.get(api.health.path, async (_req, res) => {
+  router.get(api.health.path, async (req, res) => {
     const [database, redis, workers] = await Promise.all([
       timed(async () => {
         const check = await deps.orm.checkConnection();
@@ -45,7 +61,9 @@ export function healthRoutes(deps: AppDeps): Router {
       version: process.env.npm_package_version ?? '0.1.0',
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
     };
-    res.status(body.ok ? 200 : 503).json(api.health.response.parse(body));
+    res.setHeader('Cache-Control', 'no-store');
+    const shown = isOperator(req, deps.config.healthToken) ? body : { ok: body.ok };
+    res.status(body.ok ? 200 : 503).json(api.health.response.parse(shown));
   });
   return router;
 }

@@ -6,8 +6,8 @@ import { newMediaBase } from '../../core/media';
 import { hasVisiblePodcast } from '../../core/videos/intro-data';
 import { createProject, failProject, toVideoProject, videoIntrosOf } from '../../core/videos/video-projects';
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
+import { clientAddress } from '../../http/rate-limits';
 import { mount } from '../../http/route';
-import { VideoLimiter } from './video-limiter';
 import { checkUploadedVideo, sweepStaleUploads, videoFileUpload } from './video-upload';
 
 const unavailable = (message: string) => new HttpError(503, 'video_service_unavailable', message);
@@ -15,7 +15,6 @@ const unavailable = (message: string) => new HttpError(503, 'video_service_unava
 /** Video intros (docs/video.md): generate, upload, status; access rules in shared/src/api/videos.ts. */
 export function videosRoutes(deps: AppDeps): Router {
   const router = Router();
-  const limiter = new VideoLimiter(deps.redis);
   void sweepStaleUploads().catch(() => undefined);
 
   /** Redis answers and at least one live worker serves the video queue. */
@@ -38,7 +37,7 @@ export function videosRoutes(deps: AppDeps): Router {
     }
     const status = await serviceStatus();
     if (!status.available) throw unavailable(status.message);
-    await limiter.take(userId);
+    await deps.limits.take('videoStarts', { user: userId, ip: clientAddress(req) });
     const { row, created } = await createProject(req.em, {
       userId,
       intent: body.intent,
@@ -64,7 +63,7 @@ export function videosRoutes(deps: AppDeps): Router {
       if (!file) throw badRequest(VIDEO_TEXTS.missing);
       try {
         // Before ffprobe reads the file: refused uploads count too (probing costs CPU).
-        await limiter.take(params.userId);
+        await deps.limits.take('videoStarts', { user: params.userId, ip: clientAddress(req) });
         const { extension } = await checkUploadedVideo(file);
         const sourceKey = `${newMediaBase('incoming')}.${extension}`;
         await deps.media.putFile(sourceKey, file, 'application/octet-stream');

@@ -1,6 +1,7 @@
 // Video intro routes against a real server, real Redis (BullMQ) and real ffprobe: generation
 // requests, project status, and uploads refused for every bad file with nothing stored.
 import { execFileSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type LoginResponse, QUEUES, VIDEO_TEXTS, WORKER_HEARTBEAT } from '@shared/index';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { sql } from '../../core/db/sql';
 import { filesUnder } from '../../test/files';
 import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
@@ -209,6 +210,16 @@ describe('video intros', () => {
   });
 
   it('limits how many videos one person starts per hour, and not anyone else', async () => {
+    // The real allowances, at an address of this test's own (every other test acts from 127.0.0.1).
+    const limited = await startTestServer({ MEDIA_DIR: mediaDir, RATE_LIMIT_SCALE: '1', TRUST_PROXY: '1' });
+    onTestFinished(() => limited.close());
+    const headers = { 'x-forwarded-for': `198.51.100.${randomInt(1, 255)}` };
+    const generate = (person: LoginResponse) =>
+      limited.call('POST', `/api/users/${person.user.id}/generate-video`, {
+        token: person.token,
+        headers,
+        body: { intent: 'romantic', matchPercentage: 95 },
+      });
     const person = await readyPerson();
     const other = await readyPerson();
     const results = await Promise.all(Array.from({ length: 25 }, () => generate(person)));

@@ -1,0 +1,231 @@
+// Rate limits (docs/security.md): bursts get 429s with Retry-After, the counts are one across two
+// server instances (an in-process server and a real server process, sharing Redis), and a forged
+// X-Forwarded-For neither dodges a limit nor spends someone else's. Both servers sit behind "one
+// proxy hop" (TRUST_PROXY=1): the test plays the proxy by appending the client's address.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { CHAT_TEXTS, RATE_LIMIT_TEXTS } from '@shared/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Person } from '../test/chat-flow';
+import { startTestServer, TestClient, type TestServer, testEnv, uniqueName, until } from '../test/harness';
+import { freePort } from '../test/spotify-flow';
+import { LIMITED_ENDPOINTS, RATE_LIMIT_POLICIES } from './rate-limits';
+
+/** The real allowances; the proxy's address header is believed for one hop. */
+const ENV = { RATE_LIMIT_SCALE: '1', TRUST_PROXY: '1', CHAT_SEND_LIMIT: '1000' };
+
+/** A fresh documentation-range address per call, so no other test's traffic shares its counters. */
+const address = () => `198.51.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+/** What the proxy sends for a client at `ip` that itself sent `claimed` in the header. */
+const via = (ip: string, claimed?: string) => ({ 'x-forwarded-for': claimed ? `${claimed}, ${ip}` : ip });
+
+async function signIn(server: TestClient, ip: string, username = uniqueName()): Promise<Person> {
+  const res = await server.call('POST', '/api/auth/dev-login', { body: { username }, headers: via(ip) });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+  return { token: res.json.token, id: res.json.user.id };
+}
+
+async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; client: TestClient }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    env: { ...process.env, ...testEnv({ ...env, PORT: String(port), LOG_LEVEL: 'warn' }) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      output = (output + chunk).slice(-4000);
+    });
+  }
+  const client = new TestClient(`http://127.0.0.1:${port}`);
+  await until(async () => {
+    if (child.exitCode !== null) throw new Error(`the second server exited: ${output}`);
+    return fetch(`${client.url}/api/health`).then(
+      () => true,
+      () => false,
+    );
+  }, 'the second server to listen');
+  return { child, client };
+}
+
+describe('rate limits across two server instances', () => {
+  let one: TestServer;
+  let two: TestClient;
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    one = await startTestServer(ENV);
+    ({ child, client: two } = await startServerProcess(ENV));
+  });
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child?.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await one?.close();
+  });
+
+  it('a burst of likes from one person: the allowance is one count for both instances, then 429 with Retry-After', async () => {
+    const ip = address();
+    const [liker, liked] = await Promise.all([signIn(one, ip), signIn(one, ip)]);
+    const allowance = RATE_LIMIT_POLICIES.swipes.perUser.points;
+    const like = (server: TestClient) =>
+      server.call('POST', '/api/matches', {
+        token: liker.token,
+        headers: via(ip),
+        body: { user1Id: liker.id, user2Id: liked.id, intent: 'platonic', user1Liked: true },
+      });
+    // Alternating instances, all at once.
+    const results = await Promise.all(Array.from({ length: allowance + 10 }, (_, i) => like(i % 2 ? two : one)));
+    const refused = results.filter((r) => r.status === 429);
+    expect(results.length - refused.length).toBe(allowance);
+    expect(refused).toHaveLength(10);
+    expect(refused[0]?.json).toEqual({ error: 'rate_limited', message: RATE_LIMIT_TEXTS.swipes });
+    const retryAfter = Number(refused[0]?.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Someone else at the same address has their own allowance.
+    const other = await signIn(two, ip);
+    const theirs = await two.call('POST', '/api/matches', {
+      token: other.token,
+      headers: via(ip),
+      body: { user1Id: other.id, user2Id: liked.id, intent: 'platonic', user1Liked: true },
+    });
+    expect(theirs.status).not.toBe(429);
+  });
+
+  it('a mass reporter gets 429s after the allowance, counted across both instances', async () => {
+    const ip = address();
+    const reporter = await signIn(one, ip);
+    const targets = await Promise.all(Array.from({ length: 12 }, () => signIn(two, address())));
+    const results = await Promise.all(
+      targets.map((target, i) =>
+        (i % 2 ? two : one).call('POST', '/api/reports', {
+          token: reporter.token,
+          headers: via(ip),
+          body: { reportedId: target.id, reason: 'spam' },
+        }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(RATE_LIMIT_POLICIES.reports.perUser.points);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(12 - RATE_LIMIT_POLICIES.reports.perUser.points);
+    expect(results.find((r) => r.status === 429)?.json.message).toBe(RATE_LIMIT_TEXTS.reports);
+  });
+
+  it('a spoofed X-Forwarded-For neither dodges the per-address limit nor spends the victim’s allowance', async () => {
+    // Sign-in from one address: each try claims a different address in the header it sends.
+    const attacker = address();
+    const victim = address();
+    const allowance = RATE_LIMIT_POLICIES.signIn.perIp.points;
+    const tries = await Promise.all(
+      Array.from({ length: allowance + 5 }, (_, i) =>
+        (i % 2 ? two : one).call('POST', '/api/auth/dev-login', {
+          // Claiming the victim's address, or a fresh one each time.
+          headers: via(attacker, i % 3 === 0 ? victim : address()),
+          body: { username: uniqueName('bot') },
+        }),
+      ),
+    );
+    expect(tries.filter((r) => r.status === 200)).toHaveLength(allowance);
+    expect(tries.filter((r) => r.status === 429)).toHaveLength(5);
+    expect(tries.find((r) => r.status === 429)?.json.message).toBe(RATE_LIMIT_TEXTS.signIn);
+    // The victim, whose address the attacker claimed, signs in as usual.
+    const victimTry = await one.call('POST', '/api/auth/dev-login', {
+      headers: via(victim),
+      body: { username: uniqueName() },
+    });
+    expect(victimTry.status).toBe(200);
+  });
+
+  it('one account name cannot be tried without end, whichever addresses the tries come from', async () => {
+    const username = uniqueName('target');
+    const allowance = RATE_LIMIT_POLICIES.signIn.perUser.points;
+    const tries = await Promise.all(
+      Array.from({ length: allowance + 3 }, (_, i) =>
+        (i % 2 ? two : one).call('POST', '/api/auth/dev-login', { headers: via(address()), body: { username } }),
+      ),
+    );
+    expect(tries.filter((r) => r.status === 200)).toHaveLength(allowance);
+    expect(tries.filter((r) => r.status === 429)).toHaveLength(3);
+  });
+
+  it('messages: one address’s allowance is spent by everyone there together, REST on either instance', async () => {
+    // A small scale so that a burst reaches the per-address allowance (1200 a minute at scale 1).
+    const scale = 0.01;
+    const [first, second] = await Promise.all([
+      startTestServer({ ...ENV, RATE_LIMIT_SCALE: String(scale) }),
+      startTestServer({ ...ENV, RATE_LIMIT_SCALE: String(scale) }),
+    ]);
+    try {
+      const ip = address();
+      const [a, b] = await Promise.all([signIn(first, address()), signIn(second, address())]);
+      const like = (from: Person, to: Person) =>
+        first.call('POST', '/api/matches', {
+          token: from.token,
+          headers: via(address()),
+          body: { user1Id: from.id, user2Id: to.id, intent: 'romantic', user1Liked: true },
+        });
+      await like(a, b);
+      const matchId = (await like(b, a)).json.id as number;
+      const allowance = Math.round(RATE_LIMIT_POLICIES.messages.perIp.points * scale);
+      const sends = await Promise.all(
+        Array.from({ length: allowance + 4 }, (_, i) =>
+          (i % 2 ? second : first).call('POST', '/api/messages', {
+            token: (i % 3 ? a : b).token,
+            headers: via(ip),
+            body: { matchId, senderId: (i % 3 ? a : b).id, content: `m${i}` },
+          }),
+        ),
+      );
+      expect(sends.filter((r) => r.status === 201)).toHaveLength(allowance);
+      expect(sends.filter((r) => r.status === 429)).toHaveLength(4);
+      expect(sends.find((r) => r.status === 429)?.json.message).toBe(CHAT_TEXTS.rateLimited);
+      // From another address the same person still sends.
+      const elsewhere = await second.call('POST', '/api/messages', {
+        token: a.token,
+        headers: via(address()),
+        body: { matchId, senderId: a.id, content: 'from home' },
+      });
+      expect(elsewhere.status).toBe(201);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('every limited endpoint refuses past its allowance, before validation or access rules', async () => {
+    // A tiny scale: a call or a few per person and address (an allowance floors at 1).
+    const scale = 0.001;
+    const tiny = await startTestServer({ ...ENV, RATE_LIMIT_SCALE: String(scale) });
+    try {
+      for (const { endpoint, limit } of LIMITED_ENDPOINTS) {
+        const policy: { perUser?: { points: number }; perIp: { points: number }; message: string } =
+          RATE_LIMIT_POLICIES[limit];
+        const allowances = [policy.perIp, ...(policy.perUser ? [policy.perUser] : [])];
+        const allowed = Math.min(...allowances.map((a) => Math.max(1, Math.round(a.points * scale))));
+        const ip = address();
+        // Sign in at another address: sign-in is itself limited.
+        const who = await signIn(one, address());
+        const path = endpoint.path.replace(/:\w+/g, String(who.id));
+        const body = limit === 'signIn' ? { username: uniqueName() } : {};
+        const call = () =>
+          tiny.call(endpoint.method, path, {
+            token: who.token,
+            headers: via(ip),
+            ...(endpoint.method === 'GET' ? {} : { body }),
+          });
+        const what = `${endpoint.method} ${endpoint.path}`;
+        for (let i = 0; i < allowed; i++) expect((await call()).status, what).not.toBe(429);
+        const refused = await call();
+        expect(refused.status, what).toBe(429);
+        expect(refused.json.message).toBe(policy.message);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
+    } finally {
+      await tiny.close();
+    }
+  });
+});

@@ -1,0 +1,12 @@
+// What a person reads when they hit a rate limit (a 429 with Retry-After; docs/security.md).
+// Chat and video keep their own texts (CHAT_TEXTS, VIDEO_TEXTS).
+export const RATE_LIMIT_TEXTS = {
+  signIn: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+  swipes: 'You are liking and passing very fast. Please wait a moment and try again.',
+  reports: 'You have sent many reports in a short time. Please wait before reporting again.',
+  opmlImports: 'You have imported many podcast lists in a short time. Please wait before importing again.',
+  libraryAdds: 'You have added many podcasts in a short time. Please wait a moment and try again.',
+  search: 'Too many searches in a short time. Please wait a moment and try again.',
+  uploads: 'You have uploaded many files in a short time. Please wait before uploading again.',
+  artwork: 'Too many pictures requested in a short time. Please wait a moment.',
+} as const;
