@@ -12,6 +12,7 @@ import { CHAT_TEXTS, IMAGE_PROXY_PATH, RATE_LIMIT_TEXTS, VIDEO_TEXTS } from '@sh
 import { type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { CALLBACK_PATH } from '../features/spotify/spotify.service';
 import { tooManyRequests } from './errors';
 
 interface Allowance {
@@ -184,6 +185,10 @@ export const LIMITED_ENDPOINTS: LimitedEndpoint[] = [
   { endpoint: api.uploadVideo, limit: 'uploads' },
   { endpoint: api.generateAvatar, limit: 'uploads' },
   { endpoint: { method: 'GET', path: IMAGE_PROXY_PATH }, limit: 'artwork' },
+  // The Spotify redirects (docs/spotify.md): starting a sign-in or connect, and Spotify's callback.
+  { endpoint: { method: 'GET', path: '/api/auth/spotify' }, limit: 'signIn' },
+  { endpoint: { method: 'GET', path: '/api/spotify/login' }, limit: 'signIn' },
+  { endpoint: { method: 'GET', path: CALLBACK_PATH }, limit: 'codeExchange' },
 ];
 
 /** The client address as TRUST_PROXY resolves it (express's req.ip), never a raw header. */
