@@ -154,7 +154,7 @@ describe('rate limits across two server instances', () => {
   });
 
   it('messages: one address’s allowance is spent by everyone there together, REST on either instance', async () => {
-    // A small scale so that a burst reaches the per-address allowance (1200 a minute at scale 1).
+    // A small scale so that a burst reaches the per-address allowance (6,000 a minute at scale 1).
     const scale = 0.01;
     const [first, second] = await Promise.all([
       startTestServer({ ...ENV, RATE_LIMIT_SCALE: String(scale) }),

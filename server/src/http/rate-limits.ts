@@ -33,10 +33,10 @@ const minutes = (n: number) => n * 60;
 export const RATE_LIMIT_POLICIES = {
   signIn: {
     perUser: { points: 20, seconds: minutes(10) },
-    perIp: { points: 300, seconds: minutes(10) },
+    perIp: { points: 1000, seconds: minutes(10) },
     message: RATE_LIMIT_TEXTS.signIn,
   },
-  codeExchange: { perIp: { points: 60, seconds: minutes(10) }, message: RATE_LIMIT_TEXTS.signIn },
+  codeExchange: { perIp: { points: 300, seconds: minutes(10) }, message: RATE_LIMIT_TEXTS.signIn },
   swipes: {
     perUser: { points: 120, seconds: 60 },
     perIp: { points: 2400, seconds: 60 },
@@ -50,12 +50,12 @@ export const RATE_LIMIT_POLICIES = {
   /** The per-person part comes from CHAT_SEND_LIMIT / CHAT_SEND_WINDOW_SECONDS (docs/chat.md). */
   messages: {
     perUser: { points: 30, seconds: 10 },
-    perIp: { points: 1200, seconds: 60 },
+    perIp: { points: 6000, seconds: 60 },
     message: CHAT_TEXTS.rateLimited,
   },
   opmlImports: {
     perUser: { points: 10, seconds: minutes(60) },
-    perIp: { points: 100, seconds: minutes(60) },
+    perIp: { points: 300, seconds: minutes(60) },
     message: RATE_LIMIT_TEXTS.opmlImports,
   },
   libraryAdds: {
@@ -70,13 +70,13 @@ export const RATE_LIMIT_POLICIES = {
   },
   uploads: {
     perUser: { points: 30, seconds: minutes(60) },
-    perIp: { points: 300, seconds: minutes(60) },
+    perIp: { points: 600, seconds: minutes(60) },
     message: RATE_LIMIT_TEXTS.uploads,
   },
   /** Generations and video uploads: each costs seconds of ffmpeg on a worker (docs/video.md). */
   videoStarts: {
     perUser: { points: 20, seconds: minutes(60) },
-    perIp: { points: 200, seconds: minutes(60) },
+    perIp: { points: 500, seconds: minutes(60) },
     message: VIDEO_TEXTS.rateLimited,
   },
   /** The public image proxy (docs/image-proxy.md): a feed screen shows dozens of pictures. */
