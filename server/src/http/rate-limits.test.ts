@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { CHAT_TEXTS, RATE_LIMIT_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Person } from '../test/chat-flow';
+import { type Person, sendSocket } from '../test/chat-flow';
 import { startTestServer, TestClient, type TestServer, testEnv, uniqueName, until } from '../test/harness';
 import { freePort } from '../test/spotify-flow';
 import { LIMITED_ENDPOINTS, RATE_LIMIT_POLICIES } from './rate-limits';
@@ -153,7 +153,7 @@ describe('rate limits across two server instances', () => {
     expect(tries.filter((r) => r.status === 429)).toHaveLength(3);
   });
 
-  it('messages: one address’s allowance is spent by everyone there together, REST on either instance', async () => {
+  it('messages: one address’s allowance is spent by everyone there together, REST and socket, on either instance', async () => {
     // A small scale so that a burst reaches the per-address allowance (6,000 a minute at scale 1).
     const scale = 0.01;
     const [first, second] = await Promise.all([
@@ -172,18 +172,25 @@ describe('rate limits across two server instances', () => {
       await like(a, b);
       const matchId = (await like(b, a)).json.id as number;
       const allowance = Math.round(RATE_LIMIT_POLICIES.messages.perIp.points * scale);
+      // b sends over a socket from the same address, a over REST on either instance.
+      const bSocket = await second.socket(b.token, via(ip));
       const sends = await Promise.all(
-        Array.from({ length: allowance + 4 }, (_, i) =>
-          (i % 2 ? second : first).call('POST', '/api/messages', {
-            token: (i % 3 ? a : b).token,
+        Array.from({ length: allowance + 4 }, async (_, i) => {
+          if (i % 3 === 0) {
+            const ack = await sendSocket(bSocket, matchId, `m${i}`);
+            return ack.ok ? { status: 201, message: '' } : { status: ack.error.status, message: ack.error.message };
+          }
+          const res = await (i % 2 ? second : first).call('POST', '/api/messages', {
+            token: a.token,
             headers: via(ip),
-            body: { matchId, senderId: (i % 3 ? a : b).id, content: `m${i}` },
-          }),
-        ),
+            body: { matchId, senderId: a.id, content: `m${i}` },
+          });
+          return { status: res.status, message: res.json.message };
+        }),
       );
       expect(sends.filter((r) => r.status === 201)).toHaveLength(allowance);
       expect(sends.filter((r) => r.status === 429)).toHaveLength(4);
-      expect(sends.find((r) => r.status === 429)?.json.message).toBe(CHAT_TEXTS.rateLimited);
+      expect(sends.find((r) => r.status === 429)?.message).toBe(CHAT_TEXTS.rateLimited);
       // From another address the same person still sends.
       const elsewhere = await second.call('POST', '/api/messages', {
         token: a.token,

@@ -101,9 +101,10 @@ export class TestClient {
   }
 
   /** A connected socket for this token; rejects with the server's connect_error message. */
-  async socket(token: string): Promise<TestSocket> {
+  async socket(token: string, headers?: Record<string, string>): Promise<TestSocket> {
     const socket: TestSocket = connectSocket(this.url, {
       auth: { token },
+      ...(headers ? { extraHeaders: headers } : {}),
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
