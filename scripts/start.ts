@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildClientIfStale } from './lib/client-build';
+import { type LocalProxy, startLocalProxy } from './lib/local-proxy';
 import { type LocalStack, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
 import { ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
@@ -15,15 +16,30 @@ if (fs.existsSync(path.join(root, '.env'))) process.loadEnvFile(path.join(root, 
 const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
 const runDir = path.join(dataDir, 'run');
 const port = Number(process.env.PORT ?? 5000);
+/** Local multi-instance mode (docs/operations.md): N servers behind a local proxy on PORT, M workers. */
+const serverInstances = instanceCount('SERVER_INSTANCES');
+const workerInstances = instanceCount('WORKER_INSTANCES');
 let stack: LocalStack | undefined;
+let proxy: LocalProxy | undefined;
 const children: AppProcess[] = [];
 let stopping = false;
+
+function instanceCount(name: string): number {
+  const text = process.env[name] ?? '1';
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 1 || count > 16) {
+    console.error(`[launcher] ${name} must be a whole number from 1 to 16, not "${text}"`);
+    process.exit(1);
+  }
+  return count;
+}
 
 async function stopAll(code: number): Promise<never> {
   if (stopping) return new Promise(() => {}) as never;
   stopping = true;
   log('Stopping...');
-  // Server and worker first (they finish requests and jobs), the data services last.
+  // Proxy, servers and workers first (they finish requests and jobs), the data services last.
+  await proxy?.close();
   await Promise.all(children.map((c) => c.stop()));
   await stack?.stop();
   log('Stopped.');
@@ -68,9 +84,19 @@ try {
     PORT: String(port),
     MEDIA_DIR: process.env.MEDIA_DIR ?? path.join(dataDir, 'media'),
   };
-  const server = startAppProcess('server', env, runDir);
-  const worker = startAppProcess('worker', env, runDir);
-  children.push(server, worker);
+  if (serverInstances === 1) {
+    children.push(startAppProcess('server', env, runDir));
+  } else {
+    // Each server on its own port on 127.0.0.1; the proxy on PORT is the only way in, and the
+    // servers believe the X-Forwarded-For it adds (rate limits count the browser's address).
+    for (let i = 1; i <= serverInstances; i++) {
+      const serverEnv = { ...env, PORT: String(port + i), HOST: '127.0.0.1', TRUST_PROXY: 'loopback' };
+      children.push(startAppProcess('server', serverEnv, runDir, `server-${i}`));
+    }
+  }
+  for (let i = 1; i <= workerInstances; i++) {
+    children.push(startAppProcess('worker', env, runDir, workerInstances === 1 ? 'worker' : `worker-${i}`));
+  }
   for (const child of children) {
     child.child.once('exit', (code) => {
       if (stopping) return;
@@ -78,7 +104,17 @@ try {
       void stopAll(1);
     });
   }
-  await waitForHealthy(`http://127.0.0.1:${port}`, server.child);
+  const servers = children.filter((c) => c.name.startsWith('server'));
+  if (serverInstances === 1) {
+    await waitForHealthy(`http://127.0.0.1:${port}`, servers[0]!.child);
+  } else {
+    await Promise.all(servers.map((s, i) => waitForHealthy(`http://127.0.0.1:${port + i + 1}`, s.child)));
+    const targets = servers.map((_, i) => port + i + 1);
+    proxy = await startLocalProxy({ port, targets, log });
+    log(
+      `${serverInstances} servers (ports ${targets.join(', ')}) behind the local proxy, ${workerInstances} worker(s)`,
+    );
+  }
   log(`PodMatch is running at http://localhost:${port}  (Ctrl-C to stop)`);
 } catch (error) {
   console.error(`[launcher] ${(error as Error).message}`);

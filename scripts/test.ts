@@ -173,14 +173,34 @@ try {
       SPOTIFY_ACCOUNTS_URL: spotifyUrl,
       SPOTIFY_API_URL: `${spotifyUrl}/v1`,
     };
-    apps.push(
-      startAppProcess('server', env, runDir),
-      startAppProcess('worker', env, runDir),
-      startAppProcess('spotify-stand-in', { ...process.env, SPOTIFY_STAND_IN_PORT: String(spotifyPort) }, runDir),
+    // Two server instances behind the local proxy (docs/operations.md, local multi-instance mode): the
+    // browser tests run against the topology of a deployment; each browser sticks to one instance.
+    const serverPorts = [await freePort(), await freePort()];
+    const servers = serverPorts.map((serverPort, i) =>
+      startAppProcess(
+        'server',
+        { ...env, PORT: String(serverPort), TRUST_PROXY: 'loopback' },
+        runDir,
+        `server-${i + 1}`,
+      ),
     );
+    const spotify = startAppProcess(
+      'spotify-stand-in',
+      { ...process.env, SPOTIFY_STAND_IN_PORT: String(spotifyPort) },
+      runDir,
+    );
+    apps.push(...servers, startAppProcess('worker', env, runDir), spotify);
+    await Promise.all(servers.map((s, i) => waitForHealthy(`http://127.0.0.1:${serverPorts[i]}`, s.child)));
+    // Its own process: this one's event loop is blocked while Playwright runs.
+    const proxy = startAppProcess(
+      'local-proxy',
+      { ...process.env, PORT: String(port), HOST: '127.0.0.1', PROXY_TARGETS: serverPorts.join(',') },
+      runDir,
+    );
+    apps.push(proxy);
     const baseUrl = `http://127.0.0.1:${port}`;
-    await waitForHealthy(baseUrl, apps[0]!.child);
-    await waitForUrl(`${spotifyUrl}/v1/me`, apps[2]!.child);
+    await waitForHealthy(baseUrl, proxy.child);
+    await waitForUrl(`${spotifyUrl}/v1/me`, spotify.child);
     const jsonFile = path.join(reportDir, 'playwright.json');
     fs.rmSync(jsonFile, { force: true });
     const ok = run(

@@ -26,10 +26,17 @@ const ENTRIES = {
   server: 'server/src/main.ts',
   worker: 'worker/src/main.ts',
   'spotify-stand-in': 'scripts/spotify-stand-in.ts',
+  'local-proxy': 'scripts/local-proxy.ts',
 } as const;
 
-export function startAppProcess(name: keyof typeof ENTRIES, env: NodeJS.ProcessEnv, runDir: string): AppProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRIES[name]], {
+/** `name` names the process in output and its pid file when several of one kind run (server-2). */
+export function startAppProcess(
+  entry: keyof typeof ENTRIES,
+  env: NodeJS.ProcessEnv,
+  runDir: string,
+  name: string = entry,
+): AppProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRIES[entry]], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Own process group: Ctrl-C reaches only the launcher, which stops children in order.
