@@ -3,6 +3,7 @@
 //   -> worker (vitest, Postgres + Redis + a real worker) -> e2e (Playwright in Chromium, full stack).
 // `npm test -- --only server,e2e` runs some tiers. Ends with one line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareDatabase } from '@server/core/db/prepare-database';
@@ -172,6 +173,8 @@ try {
       SPOTIFY_REDIRECT_URI: `http://127.0.0.1:${port}/api/spotify/callback`,
       SPOTIFY_ACCOUNTS_URL: spotifyUrl,
       SPOTIFY_API_URL: `${spotifyUrl}/v1`,
+      // Required whenever Spotify is configured (docs/spotify.md): a fresh one per run.
+      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     };
     // Two server instances behind the local proxy (docs/operations.md, local multi-instance mode): the
     // browser tests run against the topology of a deployment; each browser sticks to one instance.

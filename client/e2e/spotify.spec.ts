@@ -16,7 +16,7 @@ test.describe('Spotify', () => {
 
     await card.getByRole('button', { name: 'Connect Spotify' }).click();
     // Through /api/spotify/login, the stand-in's consent page and the callback, back to the profile.
-    await expect(page).toHaveURL((url) => url.pathname === '/profile' && !url.searchParams.has('spotify'));
+    await expect(page).toHaveURL((url) => url.pathname === '/profile' && !url.searchParams.has('spotify_connect'));
     await expect(toasts(page).getByText('Spotify Connected')).toBeVisible();
     const list = card.getByTestId('spotify-podcasts');
     for (const name of SHOWS) await expect(list.getByText(name)).toBeVisible({ timeout: 20_000 });

@@ -249,10 +249,21 @@ describe('setup guard', () => {
     },
   );
 
-  it('the Spotify connection coming back to /profile reaches the wizard with its outcome', async () => {
-    signedInFresh(3);
-    const { router } = renderApp('/profile?spotify=connected');
+  it('the Spotify connection coming back to /profile reaches the wizard, which claims it once', async () => {
+    const claims: unknown[] = [];
+    signedIn((url, init) => {
+      if (url === '/api/users/5' && (init.method ?? 'GET') === 'GET') return jsonResponse({ ...fresh, setupStep: 3 });
+      if (url === '/api/users/5/podcasts') return jsonResponse([]);
+      if (url === '/api/spotify/connect/finish' && init.method === 'POST') {
+        claims.push(JSON.parse(String(init.body)));
+        return jsonResponse({ available: true, connected: true, spotifyId: 'sp1', lastSpotifySync: null });
+      }
+      return undefined;
+    });
+    const { router } = renderApp('/profile?spotify_connect=one-time-code');
     await screen.findByText('Spotify Connected');
+    expect(claims).toEqual([{ code: 'one-time-code' }]);
+    expect(router.state.location.search).toBe('');
     screen.getByRole('heading', { level: 2, name: 'Streaming connection' });
     expect(router.state.location.pathname).toBe('/setup');
   });

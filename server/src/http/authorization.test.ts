@@ -110,6 +110,8 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   spotifySync: () => ({ ok: 409 }),
   spotifyDisconnect: () => ({}),
   spotifyConnectTicket: () => ({}),
+  // A connect nobody finished at Spotify: refused as expired, the right answer for any signed-in caller.
+  spotifyConnectFinish: () => ({ body: { code: 'x'.repeat(43) }, ok: 400 }),
   listMessages: () => ({ query: { after: '0' } }),
   sendMessage: (w, caller) => ({
     body: {

@@ -33,11 +33,25 @@ export class TestBrowser {
   readonly hops: Hop[] = [];
 
   async get(url: string): Promise<Hop> {
-    const headers: Record<string, string> = {};
+    return this.request(url, { method: 'GET' });
+  }
+
+  /** A JSON POST from this browser's page (its cookies go along, as with fetch on the same origin). */
+  async post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Hop & { json: unknown }> {
+    const hop = await this.request(url, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+    return { ...hop, json: hop.text ? JSON.parse(hop.text) : undefined };
+  }
+
+  private async request(url: string, init: { method: string; body?: string; headers?: Record<string, string> }) {
+    const headers: Record<string, string> = { ...init.headers };
     if (this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
     }
-    const res = await fetch(url, { redirect: 'manual', headers });
+    const res = await fetch(url, { redirect: 'manual', method: init.method, body: init.body, headers });
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(';');
       const eq = pair?.indexOf('=') ?? -1;
@@ -78,19 +92,37 @@ export class TestBrowser {
   }
 }
 
-/** Connects Spotify to the signed-in user like the profile card does; returns the final SPA URL. */
-export async function connectSpotify(
-  serverUrl: string,
-  token: string,
-  browser = new TestBrowser(),
-): Promise<{ final: URL; browser: TestBrowser }> {
+/** Asks for a connect ticket as the signed-in user: the URL the profile card navigates to. */
+export async function connectTicket(serverUrl: string, token: string): Promise<string> {
   const res = await fetch(`${serverUrl}/api/spotify/connect-ticket`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
   });
   if (res.status !== 200) throw new Error(`connect-ticket: ${res.status} ${await res.text()}`);
-  const { url } = (await res.json()) as { url: string };
-  return { final: await browser.follow(`${serverUrl}${url}`, serverUrl), browser };
+  return `${serverUrl}${((await res.json()) as { url: string }).url}`;
+}
+
+/**
+ * Connects Spotify like the profile card does: ticket, consent, and back on /profile the page claims
+ * the result with the signed-in token (`finishToken`, the starter's unless a test says otherwise).
+ * Returns the SPA URL Spotify's round trip ended at and the claim's answer (none when it ended in an
+ * error).
+ */
+export async function connectSpotify(
+  serverUrl: string,
+  token: string,
+  options: { browser?: TestBrowser; finishToken?: string } = {},
+): Promise<{ final: URL; browser: TestBrowser; finish?: Hop & { json: unknown } }> {
+  const browser = options.browser ?? new TestBrowser();
+  const final = await browser.follow(await connectTicket(serverUrl, token), serverUrl);
+  const code = final.searchParams.get('spotify_connect');
+  if (!code) return { final, browser };
+  const finish = await browser.post(
+    `${serverUrl}/api/spotify/connect/finish`,
+    { code },
+    { authorization: `Bearer ${options.finishToken ?? token}` },
+  );
+  return { final, browser, finish };
 }
 
 /** Signs in through Spotify like the login screen does: callback, then the code exchange. */
@@ -101,12 +133,8 @@ export async function signInWithSpotify(
   const final = await browser.follow(`${serverUrl}/api/auth/spotify`, serverUrl);
   const code = final.searchParams.get('spotify_code');
   if (!code) throw new Error(`sign-in ended at ${final}`);
-  const res = await fetch(`${serverUrl}/api/auth/spotify/exchange`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code }),
-  });
-  const exchangeText = await res.text();
-  if (res.status !== 200) throw new Error(`exchange: ${res.status} ${exchangeText}`);
-  return { login: JSON.parse(exchangeText) as LoginResponse, final, exchangeText };
+  // The page's fetch: same origin, so the browser's cookies go along.
+  const res = await browser.post(`${serverUrl}/api/auth/spotify/exchange`, { code });
+  if (res.status !== 200) throw new Error(`exchange: ${res.status} ${res.text}`);
+  return { login: res.json as LoginResponse, final, exchangeText: res.text };
 }

@@ -40,8 +40,16 @@ interface CodeGrant {
   clientId: string;
   redirectUri: string;
   challenge: string;
+  /** The scopes asked for at /authorize: the tokens carry these, and the Web API checks them. */
+  scopes: string[];
   used: boolean;
 }
+
+/** The scopes each Web API path needs (the OpenAPI's `security` of reference/spotify-web-api.openapi.yml). */
+const REQUIRED_SCOPES: Record<string, string[]> = {
+  '/me/shows': ['user-library-read'],
+  '/me/episodes': ['user-library-read', 'user-read-playback-position'],
+};
 
 export interface StandInOptions {
   port?: number;
@@ -100,8 +108,12 @@ export class SpotifyStandIn {
   readonly requests: { method: string; path: string; status: number }[] = [];
 
   private readonly codes = new Map<string, CodeGrant>();
-  private readonly accessTokens = new Map<string, { accountId: string; expiresAt: number }>();
-  private readonly refreshTokens = new Map<string, { accountId: string; revoked: boolean }>();
+  private readonly accessTokens = new Map<string, { accountId: string; expiresAt: number; scopes: string[] }>();
+  private readonly refreshTokens = new Map<string, { accountId: string; revoked: boolean; scopes: string[] }>();
+  /** The query of every /authorize request, for assertions (scopes, show_dialog). */
+  readonly authorizeRequests: URLSearchParams[] = [];
+  /** A 32-byte key for TOKEN_ENCRYPTION_KEY, shared by the server and worker this stand-in serves. */
+  readonly tokenKey = randomBytes(32).toString('base64');
   private rateLimited = 0;
   private retryAfterSeconds = 1;
   private server: import('node:http').Server | null = null;
@@ -127,6 +139,7 @@ export class SpotifyStandIn {
       SPOTIFY_REDIRECT_URI: redirectUri,
       SPOTIFY_ACCOUNTS_URL: this.accountsUrl,
       SPOTIFY_API_URL: this.apiUrl,
+      TOKEN_ENCRYPTION_KEY: this.tokenKey,
     };
   }
 
@@ -194,6 +207,7 @@ export class SpotifyStandIn {
 
   private authorize(req: Request, res: Response) {
     const q = req.query as Record<string, string | undefined>;
+    this.authorizeRequests.push(new URLSearchParams(req.url.split('?')[1] ?? ''));
     if (!q.client_id || q.client_id !== this.clientId) return res.status(400).send('INVALID_CLIENT: Invalid client');
     if (!q.redirect_uri) return res.status(400).send('INVALID_CLIENT: Invalid redirect URI');
     if (q.response_type !== 'code') return res.status(400).send('unsupported_response_type');
@@ -214,6 +228,7 @@ export class SpotifyStandIn {
       clientId: q.client_id,
       redirectUri: q.redirect_uri,
       challenge: q.code_challenge,
+      scopes: (q.scope ?? '').split(' ').filter(Boolean),
       used: false,
     });
     target.searchParams.set('code', code);
@@ -249,29 +264,24 @@ export class SpotifyStandIn {
         return res.status(400).json({ error: 'invalid_grant', error_description: 'code_verifier was incorrect' });
       }
       const refresh = token();
-      this.refreshTokens.set(refresh, { accountId: grant.accountId, revoked: false });
-      return res.json({ ...this.issueAccess(grant.accountId), refresh_token: refresh });
+      this.refreshTokens.set(refresh, { accountId: grant.accountId, revoked: false, scopes: grant.scopes });
+      return res.json({ ...this.issueAccess(grant.accountId, grant.scopes), refresh_token: refresh });
     }
     if (body.grant_type === 'refresh_token') {
       const known = body.refresh_token ? this.refreshTokens.get(body.refresh_token) : undefined;
       if (!known || known.revoked) {
         return res.status(400).json({ error: 'invalid_grant', error_description: 'Refresh token revoked' });
       }
-      return res.json(this.issueAccess(known.accountId));
+      return res.json(this.issueAccess(known.accountId, known.scopes));
     }
     return res.status(400).json({ error: 'unsupported_grant_type', error_description: 'grant_type must be set' });
   }
 
-  private issueAccess(accountId: string) {
+  private issueAccess(accountId: string, scopes: string[]) {
     const access = token();
     const seconds = this.options.accessTokenSeconds ?? 3600;
-    this.accessTokens.set(access, { accountId, expiresAt: Date.now() + seconds * 1000 });
-    return {
-      access_token: access,
-      token_type: 'Bearer',
-      expires_in: seconds,
-      scope: 'user-library-read user-read-playback-position user-read-private user-read-email',
-    };
+    this.accessTokens.set(access, { accountId, expiresAt: Date.now() + seconds * 1000, scopes });
+    return { access_token: access, token_type: 'Bearer', expires_in: seconds, scope: scopes.join(' ') };
   }
 
   // --- Web API --------------------------------------------------------------------------------
@@ -286,7 +296,10 @@ export class SpotifyStandIn {
     const known = bearer ? this.accessTokens.get(bearer) : undefined;
     if (!known) return apiError(res, 401, bearer ? 'Invalid access token' : 'No token provided');
     if (known.expiresAt <= Date.now()) return apiError(res, 401, 'The access token expired');
+    const needed = REQUIRED_SCOPES[req.path.replace(/^\/v1/, '')] ?? [];
+    if (needed.some((scope) => !known.scopes.includes(scope))) return apiError(res, 403, 'Insufficient client scope');
     res.locals.accountId = known.accountId;
+    res.locals.scopes = known.scopes;
     next();
   }
 
@@ -302,7 +315,8 @@ export class SpotifyStandIn {
     res.json({
       id: a.id,
       display_name: a.displayName,
-      email: a.email,
+      // Only with user-read-email, as on Spotify (we never ask for it).
+      ...((res.locals.scopes as string[]).includes('user-read-email') ? { email: a.email } : {}),
       country: 'SE',
       product: 'premium',
       type: 'user',

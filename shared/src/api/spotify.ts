@@ -1,6 +1,6 @@
 import { OkResponseSchema } from '../schemas/auth';
 import { JobAcceptedSchema } from '../schemas/jobs';
-import { SpotifyConnectTicketSchema, SpotifyStatusSchema } from '../schemas/spotify';
+import { SpotifyConnectFinishBodySchema, SpotifyConnectTicketSchema, SpotifyStatusSchema } from '../schemas/spotify';
 import { defineEndpoint } from './endpoint';
 import { UserIdParams } from './params';
 
@@ -33,5 +33,16 @@ export const spotifyApi = {
     path: '/api/spotify/connect-ticket',
     access: 'user',
     response: SpotifyConnectTicketSchema,
+  }),
+  /**
+   * Claims a connect that came back from Spotify (`/profile?spotify_connect=<code>`): links only when
+   * the caller is the account that started it (403 otherwise, nothing linked; the code is spent).
+   */
+  spotifyConnectFinish: defineEndpoint({
+    method: 'POST',
+    path: '/api/spotify/connect/finish',
+    access: 'user',
+    body: SpotifyConnectFinishBodySchema,
+    response: SpotifyStatusSchema,
   }),
 } as const;

@@ -23,6 +23,26 @@ export const SpotifyExchangeBodySchema = z.strictObject({
 export type SpotifyExchangeBody = z.infer<typeof SpotifyExchangeBodySchema>;
 
 /**
+ * The one-time code that `/profile?spotify_connect=` carries after Spotify's consent: the signed-in
+ * account that started the connect claims it (POST /api/spotify/connect/finish).
+ */
+export const SpotifyConnectFinishBodySchema = SpotifyExchangeBodySchema;
+export type SpotifyConnectFinishBody = z.infer<typeof SpotifyConnectFinishBodySchema>;
+
+/** The messages of a connect that cannot be finished (also shown by the client). */
+export const SPOTIFY_CONNECT_TEXTS = {
+  expired: 'This Spotify connection has expired or was already used. Please connect again.',
+  otherAccount: 'This Spotify connection was started from another PodMatch account. Nothing was linked.',
+  inUse: 'This Spotify account is connected to another PodMatch account.',
+} as const;
+
+/** The messages of a Spotify sign-in code that cannot be redeemed. */
+export const SPOTIFY_SIGN_IN_TEXTS = {
+  expired: 'This Spotify sign-in has expired or was already used. Please sign in again.',
+  otherBrowser: 'This Spotify sign-in was started in another browser. Please sign in again here.',
+} as const;
+
+/**
  * Values of `?spotify_error=` on /profile after a failed connect; sign-in failures use
  * `/login?error=` with the login error values (SPEC section 8).
  */

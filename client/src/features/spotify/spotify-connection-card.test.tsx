@@ -1,5 +1,5 @@
 import { JOB_ERROR_TEXTS, type JobStatusEvent } from '@shared/events';
-import type { SpotifyStatus } from '@shared/schemas/spotify';
+import { SPOTIFY_CONNECT_TEXTS, type SpotifyStatus } from '@shared/schemas/spotify';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getSocket } from '@/lib/socket';
@@ -46,6 +46,23 @@ describe('SpotifyConnectionCard', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Connect Spotify' }));
     await waitFor(() => expect(location.href).toContain('/api/spotify/login?ticket=t1'));
     expect(fetchMock.mock.calls.some(([url]) => url === '/api/spotify/connect-ticket')).toBe(true);
+  });
+
+  it('back from Spotify, claims the connect once; a refused claim says why and links nothing', async () => {
+    const claims: unknown[] = [];
+    mockFetch((url, init) => {
+      if (url === `/api/users/${USER}/spotify`) return jsonResponse(status());
+      if (url === '/api/spotify/connect/finish' && init.method === 'POST') {
+        claims.push(JSON.parse(String(init.body)));
+        return jsonResponse({ error: 'forbidden', message: SPOTIFY_CONNECT_TEXTS.otherAccount }, { status: 403 });
+      }
+      return jsonResponse({ error: 'not_found', message: 'nope' }, { status: 404 });
+    });
+    renderWithProviders(<SpotifyConnectionCard userId={USER} />, { path: '/profile?spotify_connect=c1' });
+    await screen.findByText(SPOTIFY_CONNECT_TEXTS.otherAccount);
+    screen.getByText('Spotify connection failed');
+    expect(claims).toEqual([{ code: 'c1' }]);
+    expect(screen.queryByText('Spotify Connected')).toBeNull();
   });
 
   it('says so when the server has no Spotify credentials', async () => {

@@ -9,6 +9,7 @@ import { toast } from '@/lib/toast';
 import {
   useConnectSpotify,
   useDisconnectSpotify,
+  useFinishSpotifyConnect,
   useSpotifyEntries,
   useSpotifyStatus,
   useSpotifySync,
@@ -16,42 +17,46 @@ import {
 
 const SHOWN_PODCASTS = 5;
 
-/** Reads ?spotify=connected / ?spotify_error= after the OAuth round trip, toasts once, drops them. */
-function useConnectOutcome() {
+/**
+ * After the OAuth round trip: ?spotify_connect=<code> is claimed by this signed-in account (the
+ * outcome toasts come from the claim), ?spotify_error= toasts; either is handled once and dropped.
+ */
+function useConnectOutcome(userId: number) {
   const [params, setParams] = useSearchParams();
-  const outcome = params.get('spotify');
+  const connectCode = params.get('spotify_connect');
   const error = params.get('spotify_error');
-  const shown = useRef<string | null>(null);
+  const finish = useFinishSpotifyConnect(userId);
+  const handled = useRef<string | null>(null);
   useEffect(() => {
-    if (!outcome && !error) return;
-    const key = `${outcome}|${error}`;
-    if (shown.current !== key) {
-      shown.current = key;
+    if (!connectCode && !error) return;
+    const key = `${connectCode}|${error}`;
+    if (handled.current !== key) {
+      handled.current = key;
       if (error) {
         const info = Object.hasOwn(SPOTIFY_CONNECT_ERRORS, error) ? SPOTIFY_CONNECT_ERRORS[error] : undefined;
         toast({
           variant: 'destructive',
           ...(info ?? { title: 'Spotify Error', description: 'Connecting Spotify failed. Please try again.' }),
         });
-      } else if (outcome === 'connected') {
-        toast({ title: 'Spotify Connected', description: 'Your podcasts are being imported.' });
+      } else if (connectCode) {
+        finish.mutate(connectCode);
       }
     }
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
-        next.delete('spotify');
+        next.delete('spotify_connect');
         next.delete('spotify_error');
         return next;
       },
       { replace: true },
     );
-  }, [outcome, error, setParams]);
+  }, [connectCode, error, setParams, finish]);
 }
 
 /** The profile's music-streaming connection card: connect, refresh (podcasts.sync), disconnect. */
 export function SpotifyConnectionCard({ userId }: { userId: number }) {
-  useConnectOutcome();
+  useConnectOutcome(userId);
   const { data: status, isPending, isError } = useSpotifyStatus(userId);
   const connect = useConnectSpotify();
   const { sync, syncing } = useSpotifySync(userId);

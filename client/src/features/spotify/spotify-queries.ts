@@ -3,6 +3,7 @@ import { isJobFinished, jobErrorText } from '@shared/events';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { apiRequest, endpointQuery } from '@/lib/api-client';
+import { errorMessage } from '@/lib/http';
 import { useJobStatus } from '@/lib/socket';
 import { toast } from '@/lib/toast';
 import { userQuery } from '@/lib/user-queries';
@@ -69,6 +70,28 @@ export function useConnectSpotify() {
     },
     onError: () => {
       toast({ variant: 'destructive', title: 'Error', description: 'Could not start the Spotify connection.' });
+    },
+  });
+}
+
+/**
+ * Back from Spotify's consent with `?spotify_connect=<code>`: the signed-in account claims the
+ * connect (the server links only for the account that started it), then the card reloads.
+ */
+export function useFinishSpotifyConnect(userId: number) {
+  const refreshData = useRefreshSpotifyData(userId);
+  return useMutation({
+    mutationFn: (code: string) => apiRequest(api.spotifyConnectFinish, { body: { code } }),
+    onSuccess: () => {
+      toast({ title: 'Spotify Connected', description: 'Your podcasts are being imported.' });
+      void refreshData();
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: 'Spotify connection failed',
+        description: errorMessage(error, 'Connecting Spotify failed. Please try again.'),
+      });
     },
   });
 }

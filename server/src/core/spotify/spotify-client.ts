@@ -7,12 +7,12 @@ import type { SpotifyConfig } from './spotify-config';
 // library sync needs. No HTTP framework here: the server and the worker both use this module.
 
 /** Library read, playback positions (resume points), and the profile for sign-in. */
-export const SPOTIFY_SCOPES = [
-  'user-library-read',
-  'user-read-playback-position',
-  'user-read-private',
-  'user-read-email',
-];
+/**
+ * Only what the sync reads: saved shows and episodes (user-library-read) with their resume points
+ * (user-read-playback-position). The profile's id and display name need no scope; email, country and
+ * subscription (user-read-email, user-read-private) are never asked for.
+ */
+export const SPOTIFY_SCOPES = ['user-library-read', 'user-read-playback-position'];
 
 export interface SpotifyTokens {
   accessToken: string;
@@ -70,6 +70,9 @@ export function authorizeUrl(
     code_challenge: input.codeChallenge,
     state: input.state,
     scope: SPOTIFY_SCOPES.join(' '),
+    // Always Spotify's consent page, even when this app was approved before: a person sees which
+    // Spotify account they are about to link or sign in with.
+    show_dialog: 'true',
   }).toString();
   return url.toString();
 }
@@ -213,7 +216,6 @@ export const SavedEpisodeSchema = z.object({ added_at: z.string().nullish(), epi
 export const SpotifyProfileSchema = z.object({
   id: z.string().min(1),
   display_name: z.string().nullish(),
-  email: z.string().nullish(),
   images: z.array(ImageSchema).nullish(),
 });
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseTokenKey } from './token-crypto';
 
@@ -20,16 +20,13 @@ export interface SpotifyConfig {
   redirectUri: string;
   accountsUrl: string;
   apiUrl: string;
-  /** 32-byte AES-256-GCM key for Spotify tokens at rest. */
+  /**
+   * 32-byte AES-256-GCM key for Spotify tokens at rest (TOKEN_ENCRYPTION_KEY), required whenever
+   * Spotify is configured, in every mode: a key anyone can read protects nothing. Without Spotify no
+   * token is ever stored, and this is a random key of this process.
+   */
   tokenKey: Buffer;
 }
-
-/**
- * Outside production, without TOKEN_ENCRYPTION_KEY, tokens are encrypted with a key derived from
- * this fixed, public string, so the server and the worker agree with no setup. Production requires
- * a real key whenever Spotify is configured.
- */
-const DEV_KEY_SEED = 'podmatch-development-token-key (not secret; set TOKEN_ENCRYPTION_KEY in production)';
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
@@ -48,12 +45,12 @@ export function loadSpotifyConfig(
   let tokenKey: Buffer;
   if (e.TOKEN_ENCRYPTION_KEY) {
     tokenKey = parseTokenKey(e.TOKEN_ENCRYPTION_KEY);
-  } else if (options.isProduction && configured) {
+  } else if (configured) {
     throw new Error(
-      'Invalid configuration:\n  TOKEN_ENCRYPTION_KEY: required in production when SPOTIFY_CLIENT_ID is set (32 bytes, base64 or hex)',
+      'Invalid configuration:\n  TOKEN_ENCRYPTION_KEY: required when SPOTIFY_CLIENT_ID is set (32 bytes, e.g. `openssl rand -base64 32`)',
     );
   } else {
-    tokenKey = createHash('sha256').update(DEV_KEY_SEED).digest();
+    tokenKey = randomBytes(32);
   }
   return {
     configured,

@@ -8,14 +8,14 @@ import {
   type TokenSource,
 } from './spotify-client';
 import type { SpotifyConfig } from './spotify-config';
-import { decryptToken, encryptToken, TokenDecryptError } from './token-crypto';
+import { decryptToken, encryptToken, TokenDecryptError, tokenOwner } from './token-crypto';
 
 // A user's Spotify tokens live encrypted in users.spotify_access_token / spotify_refresh_token.
 // Nothing outside this module sees them in clear, and no presenter ever lists them.
 
 export function storeTokens(user: User, tokens: SpotifyTokens, key: Buffer): void {
-  user.spotifyAccessToken = encryptToken(tokens.accessToken, key);
-  user.spotifyRefreshToken = encryptToken(tokens.refreshToken, key);
+  user.spotifyAccessToken = encryptToken(tokens.accessToken, key, tokenOwner(user.id));
+  user.spotifyRefreshToken = encryptToken(tokens.refreshToken, key, tokenOwner(user.id));
   user.spotifyTokenExpiry = tokens.expiresAt;
 }
 
@@ -46,7 +46,7 @@ export function userTokenSource(
   // Tokens that no longer decrypt (the key changed) are as good as revoked: ask for a reconnect.
   const decrypt = async (value: string): Promise<string> => {
     try {
-      return decryptToken(value, config.tokenKey);
+      return decryptToken(value, config.tokenKey, tokenOwner(user.id));
     } catch (error) {
       if (!(error instanceof TokenDecryptError)) throw error;
       clearTokens(user);

@@ -1,10 +1,15 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-// Spotify access and refresh tokens at rest: AES-256-GCM with a random 96-bit IV per value.
-// Stored form: "v1.<iv>.<auth tag>.<ciphertext>", each part base64url. The tag makes any change
-// to a stored value (or a wrong key) fail to decrypt instead of yielding garbage.
+// Spotify access and refresh tokens at rest: AES-256-GCM with a random 96-bit IV per value, and the
+// owner as associated data ("user:<id>"), so a ciphertext copied onto another user's row does not
+// decrypt there. Stored form: "v2.<iv>.<auth tag>.<ciphertext>", each part base64url. The tag makes
+// any change to a stored value (or a wrong key or owner) fail to decrypt instead of yielding garbage.
+// Values of the earlier form (v1, no owner) no longer decrypt: those users are asked to reconnect.
 
-const VERSION = 'v1';
+const VERSION = 'v2';
+
+/** The associated data binding a token to its user. */
+export const tokenOwner = (userId: number): Buffer => Buffer.from(`user:${userId}`, 'utf8');
 
 /** A 32-byte key given as 64 hex digits or as base64 / base64url. */
 export function parseTokenKey(value: string): Buffer {
@@ -18,9 +23,10 @@ export function parseTokenKey(value: string): Buffer {
   return key;
 }
 
-export function encryptToken(plain: string, key: Buffer): string {
+export function encryptToken(plain: string, key: Buffer, owner: Buffer): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(owner);
   const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   const tag = cipher.getAuthTag();
   return [VERSION, iv.toString('base64url'), tag.toString('base64url'), ciphertext.toString('base64url')].join('.');
@@ -28,16 +34,17 @@ export function encryptToken(plain: string, key: Buffer): string {
 
 export class TokenDecryptError extends Error {
   constructor() {
-    super('A stored Spotify token could not be decrypted (wrong TOKEN_ENCRYPTION_KEY or corrupted value)');
+    super('A stored Spotify token could not be decrypted (wrong TOKEN_ENCRYPTION_KEY, owner or value)');
     this.name = 'TokenDecryptError';
   }
 }
 
-export function decryptToken(stored: string, key: Buffer): string {
+export function decryptToken(stored: string, key: Buffer, owner: Buffer): string {
   const [version, iv, tag, ciphertext] = stored.split('.');
   if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new TokenDecryptError();
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(owner);
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   } catch {

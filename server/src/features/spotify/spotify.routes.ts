@@ -1,4 +1,4 @@
-import { api, rooms } from '@shared/index';
+import { api, rooms, SPOTIFY_CONNECT_TEXTS, SPOTIFY_SIGN_IN_TEXTS } from '@shared/index';
 import { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { UserSchema } from '../../core/db/entities';
@@ -11,7 +11,8 @@ import {
   type SpotifyTokens,
 } from '../../core/spotify/spotify-client';
 import { hasTokens, storeTokens } from '../../core/spotify/spotify-tokens';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { encryptToken, tokenOwner } from '../../core/spotify/token-crypto';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
 import {
   CALLBACK_PATH,
@@ -19,17 +20,21 @@ import {
   createLoginCode,
   deleteSpotifyEntries,
   disconnectSpotify,
+  EXCHANGE_PATH,
   findOrCreateSpotifyUser,
   nonceMatches,
   OAUTH_COOKIE,
   OAUTH_TTL_SECONDS,
   type OAuthMode,
   randomSecret,
+  SIGN_IN_COOKIE,
+  savePendingConnect,
   saveState,
   sha256,
   spotifyStatus,
   takeConnectTicket,
   takeLoginCode,
+  takePendingConnect,
   takeState,
 } from './spotify.service';
 
@@ -140,18 +145,18 @@ export function spotifyRoutes(deps: AppDeps): Router {
 
     const em = req.em;
     if (record.mode === 'connect') {
-      const user = record.userId ? await em.findOne(UserSchema, record.userId) : null;
-      if (!user) return fail('spotify_auth_failed');
-      const holder = await em.findOne(UserSchema, { spotifyId: profile.id });
-      if (holder && holder.id !== user.id) return fail('spotify_account_in_use');
-      // Another Spotify account than before: its entries are not this account's library.
-      if (user.spotifyId && user.spotifyId !== profile.id) await deleteSpotifyEntries(em, user.id);
-      user.spotifyId = profile.id;
-      storeTokens(user, tokens, config.tokenKey);
-      await em.flush();
-      await deps.jobs.enqueue('podcastsSync', { source: 'spotify', userId: user.id });
-      deps.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
-      return res.redirect(302, '/profile?spotify=connected');
+      // Nothing is linked here: this browser may not be the starter's (a connect link sent to
+      // someone else). The starter's account claims the result with an authenticated request.
+      if (!record.userId) return fail('spotify_auth_failed');
+      const owner = tokenOwner(record.userId);
+      const code = await savePendingConnect(deps.redis, {
+        userId: record.userId,
+        spotifyId: profile.id,
+        accessToken: encryptToken(tokens.accessToken, config.tokenKey, owner),
+        refreshToken: encryptToken(tokens.refreshToken, config.tokenKey, owner),
+        expiresAt: tokens.expiresAt.toISOString(),
+      });
+      return res.redirect(302, `/profile?spotify_connect=${encodeURIComponent(code)}`);
     }
 
     const { user, created } = await findOrCreateSpotifyUser(em, profile);
@@ -159,18 +164,57 @@ export function spotifyRoutes(deps: AppDeps): Router {
     await em.flush();
     if (created) await deps.jobs.enqueue('avatarGenerate', { userId: user.id });
     await deps.jobs.enqueue('podcastsSync', { source: 'spotify', userId: user.id });
-    // The SPA needs a bearer token; a one-time code keeps it out of the URL and history.
-    const loginCode = await createLoginCode(deps.redis, user.id);
+    // The SPA needs a bearer token; a one-time code keeps it out of the URL and history, and the
+    // cookie binds the code to this browser (a code sent to someone else signs nobody in).
+    const browserSecret = randomSecret();
+    const loginCode = await createLoginCode(deps.redis, user.id, browserSecret);
+    res.cookie(SIGN_IN_COOKIE, browserSecret, {
+      ...cookieOptions,
+      path: EXCHANGE_PATH,
+      maxAge: OAUTH_TTL_SECONDS.loginCode * 1000,
+    });
     return res.redirect(302, `/login?spotify_code=${encodeURIComponent(loginCode)}`);
   });
 
-  // Public: the one-time code from the callback -> a session, like dev login's answer.
-  mount(router, api.spotifyExchange, async ({ body, req }) => {
-    const userId = await takeLoginCode(deps.redis, body.code);
-    const user = userId ? await req.em.findOne(UserSchema, userId) : null;
-    if (!user) throw badRequest('This Spotify sign-in has expired or was already used. Please sign in again.');
+  // Public: the one-time code from the callback -> a session, like dev login's answer; only in the
+  // browser the callback answered.
+  mount(router, api.spotifyExchange, async ({ body, req, res }) => {
+    const taken = await takeLoginCode(deps.redis, body.code, readCookie(req, SIGN_IN_COOKIE));
+    res.clearCookie(SIGN_IN_COOKIE, { ...cookieOptions, path: EXCHANGE_PATH });
+    if (taken === 'other-browser') {
+      deps.logger.warn('spotify sign-in code refused: presented by another browser');
+      throw badRequest(SPOTIFY_SIGN_IN_TEXTS.otherBrowser);
+    }
+    const user = taken === 'unknown' ? null : await req.em.findOne(UserSchema, taken.userId);
+    if (!user) throw badRequest(SPOTIFY_SIGN_IN_TEXTS.expired);
     const { token } = await deps.sessions.create(req.em, user.id, req.get('user-agent'));
     return { token, user: toSelfUser(user) };
+  });
+
+  // Signed in: claims a connect that came back from Spotify, only for the account that started it.
+  mount(router, api.spotifyConnectFinish, async ({ body, auth, req }) => {
+    const pending = await takePendingConnect(deps.redis, body.code);
+    if (!pending) throw badRequest(SPOTIFY_CONNECT_TEXTS.expired);
+    if (pending.userId !== auth.userId) {
+      deps.logger.warn(`spotify connect refused: started by user ${pending.userId}, claimed by ${auth.userId}`);
+      throw forbidden(SPOTIFY_CONNECT_TEXTS.otherAccount);
+    }
+    const em = req.em;
+    const user = await em.findOne(UserSchema, auth.userId);
+    if (!user) throw notFound('User not found.');
+    const holder = await em.findOne(UserSchema, { spotifyId: pending.spotifyId });
+    if (holder && holder.id !== user.id) throw conflict(SPOTIFY_CONNECT_TEXTS.inUse);
+    // Another Spotify account than before: its entries are not this account's library.
+    if (user.spotifyId && user.spotifyId !== pending.spotifyId) await deleteSpotifyEntries(em, user.id);
+    user.spotifyId = pending.spotifyId;
+    // Encrypted for this user at the callback.
+    user.spotifyAccessToken = pending.accessToken;
+    user.spotifyRefreshToken = pending.refreshToken;
+    user.spotifyTokenExpiry = new Date(pending.expiresAt);
+    await em.flush();
+    await deps.jobs.enqueue('podcastsSync', { source: 'spotify', userId: user.id });
+    deps.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
+    return spotifyStatus(config, user);
   });
 
   // Signed in, acts on the caller only: a one-time URL that connects Spotify to them.

@@ -12,7 +12,8 @@ import { clearTokens, hasTokens } from '../../core/spotify/spotify-tokens';
 import { createUser, findByUsername } from '../users/user.service';
 
 // The short-lived secrets of the OAuth dance live in Redis under a hash of their value, each
-// used once: the `state` record (10 min), the connect ticket (5 min) and the sign-in code (1 min).
+// used once: the `state` record (10 min), the connect ticket (5 min), the finished connect waiting
+// for its account to claim it (5 min) and the sign-in code (1 min).
 
 export type OAuthMode = 'login' | 'connect';
 
@@ -24,9 +25,12 @@ export interface OAuthStateRecord {
   userId?: number;
 }
 
-export const OAUTH_TTL_SECONDS = { state: 600, ticket: 300, loginCode: 60 } as const;
+export const OAUTH_TTL_SECONDS = { state: 600, ticket: 300, pendingConnect: 300, loginCode: 60 } as const;
 export const OAUTH_COOKIE = 'podmatch_spotify_oauth';
 export const CALLBACK_PATH = '/api/spotify/callback';
+/** Binds a sign-in code to the browser the callback answered (HttpOnly, sent only to the exchange). */
+export const SIGN_IN_COOKIE = 'podmatch_spotify_signin';
+export const EXCHANGE_PATH = '/api/auth/spotify/exchange';
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 export const randomSecret = () => randomBytes(32).toString('base64url');
@@ -35,6 +39,7 @@ const keys = {
   state: (state: string) => `spotify:oauth:state:${sha256(state)}`,
   ticket: (ticket: string) => `spotify:connect-ticket:${sha256(ticket)}`,
   loginCode: (code: string) => `spotify:login-code:${sha256(code)}`,
+  pendingConnect: (code: string) => `spotify:connect-pending:${sha256(code)}`,
 };
 
 export async function saveState(redis: Redis, state: string, record: OAuthStateRecord): Promise<void> {
@@ -76,12 +81,73 @@ export async function createConnectTicket(redis: Redis, userId: number): Promise
 }
 export const takeConnectTicket = (redis: Redis, ticket: string) => takeUserId(redis, keys.ticket(ticket));
 
-export async function createLoginCode(redis: Redis, userId: number): Promise<string> {
+/** Equal SHA-256 hex digests, compared in constant time. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A sign-in code for `userId`, redeemable only with the browser secret whose hash is stored with it. */
+export async function createLoginCode(redis: Redis, userId: number, browserSecret: string): Promise<string> {
   const code = randomSecret();
-  await putUserId(redis, keys.loginCode(code), userId, OAUTH_TTL_SECONDS.loginCode);
+  const record = JSON.stringify({ userId, browserHash: sha256(browserSecret) });
+  await redis.set(keys.loginCode(code), record, 'EX', OAUTH_TTL_SECONDS.loginCode);
   return code;
 }
-export const takeLoginCode = (redis: Redis, code: string) => takeUserId(redis, keys.loginCode(code));
+
+/**
+ * Spends the code (whoever presents it: a guessed or stolen code is gone after one try) and answers
+ * its user only when `browserSecret` is the one the callback gave the browser that signed in.
+ */
+export async function takeLoginCode(
+  redis: Redis,
+  code: string,
+  browserSecret: string | undefined,
+): Promise<{ userId: number } | 'unknown' | 'other-browser'> {
+  const raw = await redis.getdel(keys.loginCode(code));
+  if (!raw) return 'unknown';
+  let record: { userId?: unknown; browserHash?: unknown };
+  try {
+    record = JSON.parse(raw);
+  } catch {
+    return 'unknown';
+  }
+  if (typeof record.userId !== 'number' || typeof record.browserHash !== 'string') return 'unknown';
+  if (!browserSecret || !sameHash(sha256(browserSecret), record.browserHash)) return 'other-browser';
+  return { userId: record.userId };
+}
+
+/**
+ * A connect that came back from Spotify, waiting for the account that started it to claim it with an
+ * authenticated request: the callback itself links nothing, so a connect link opened in someone
+ * else's browser cannot attach their Spotify to the starter's account. Tokens are already encrypted
+ * for `userId`.
+ */
+export interface PendingConnect {
+  userId: number;
+  spotifyId: string;
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: string;
+}
+
+export async function savePendingConnect(redis: Redis, pending: PendingConnect): Promise<string> {
+  const code = randomSecret();
+  await redis.set(keys.pendingConnect(code), JSON.stringify(pending), 'EX', OAUTH_TTL_SECONDS.pendingConnect);
+  return code;
+}
+
+/** Reads and deletes a pending connect (single use, whoever claims it); null if unknown or expired. */
+export async function takePendingConnect(redis: Redis, code: string): Promise<PendingConnect | null> {
+  const raw = await redis.getdel(keys.pendingConnect(code));
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as PendingConnect;
+  } catch {
+    return null;
+  }
+}
 
 /** A login name for a new Spotify user, within the dev-login rules: spotify_<id>, made unique. */
 async function freeUsername(em: EntityManager, spotifyId: string): Promise<string> {

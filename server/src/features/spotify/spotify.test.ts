@@ -1,8 +1,17 @@
+import { wrap } from '@mikro-orm/core';
+import { SPOTIFY_CONNECT_TEXTS, SPOTIFY_SIGN_IN_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PodcastSchema, UserPodcastSchema, UserSchema } from '../../core/db/entities';
-import { decryptToken } from '../../core/spotify/token-crypto';
+import { decryptToken, TokenDecryptError, tokenOwner } from '../../core/spotify/token-crypto';
 import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
-import { connectSpotify, freePort, signInWithSpotify, spotifyServerEnv, TestBrowser } from '../../test/spotify-flow';
+import {
+  connectSpotify,
+  connectTicket,
+  freePort,
+  signInWithSpotify,
+  spotifyServerEnv,
+  TestBrowser,
+} from '../../test/spotify-flow';
 import { makeShow, SpotifyStandIn } from '../../test/spotify-stand-in';
 
 /** No answer of ours may contain a Spotify token (or its encrypted form). */
@@ -84,15 +93,28 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
     expect(authorize.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
-    expect(authorize.searchParams.get('scope')).toContain('user-library-read');
+    // Only the scopes the sync uses, and Spotify's consent page every time.
+    expect(authorize.searchParams.get('scope')).toBe('user-library-read user-read-playback-position');
+    expect(authorize.searchParams.get('show_dialog')).toBe('true');
+    // The state cookie and the sign-in cookie are both gone after the exchange.
     expect(browser.cookies.size).toBe(0);
 
     const user = await em().findOneOrFail(UserSchema, login.user.id);
-    expect(user.spotifyAccessToken).toMatch(/^v1\./);
+    expect(user.spotifyAccessToken).toMatch(/^v2\./);
     const key = server.running.deps.config.spotify.tokenKey;
-    expect(standIn.issuedTokens()).toContain(decryptToken(user.spotifyAccessToken ?? '', key));
-    expect(standIn.issuedTokens()).toContain(decryptToken(user.spotifyRefreshToken ?? '', key));
+    const owner = tokenOwner(user.id);
+    expect(standIn.issuedTokens()).toContain(decryptToken(user.spotifyAccessToken ?? '', key, owner));
+    expect(standIn.issuedTokens()).toContain(decryptToken(user.spotifyRefreshToken ?? '', key, owner));
+    // Bound to this user: the same ciphertext on anyone else's row does not decrypt.
+    expect(() => decryptToken(user.spotifyAccessToken ?? '', key, tokenOwner(user.id + 1))).toThrow(TokenDecryptError);
     expectNoSecrets(exchangeText, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
+    // Hidden from every serialization of the entity.
+    const serialized = { toJSON: JSON.stringify(user), toObject: JSON.stringify(wrap(user).toObject()) };
+    for (const [how, text] of Object.entries(serialized)) {
+      expect(text, how).not.toContain('spotifyAccessToken');
+      expect(text, how).not.toContain('spotifyRefreshToken');
+      expectNoSecrets(text, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
+    }
 
     // The code works once.
     const code = final.searchParams.get('spotify_code');
@@ -105,11 +127,72 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect(second.login.user.id).toBe(login.user.id);
 
     // Nothing the owner can read carries a token.
-    for (const path of [`/api/users/${user.id}`, `/api/users/${user.id}/spotify`]) {
+    for (const path of [`/api/users/${user.id}`, `/api/users/${user.id}/spotify`, `/api/users/${user.id}/export`]) {
       const res = await server.call('GET', path, { token: second.login.token });
       expect(res.status).toBe(200);
       expectNoSecrets(res.text, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
     }
+  });
+
+  it('a connect link opened in someone else’s browser links nothing to anyone', async () => {
+    const attacker = await server.login();
+    const victim = await server.login();
+    // The attacker starts a connect for their own account and sends the link; the victim, signed in
+    // to Spotify in their own browser, opens it and consents.
+    const link = await connectTicket(server.url, attacker.token);
+    const victimBrowser = new TestBrowser();
+    const landed = await victimBrowser.follow(link, server.url);
+    expect(landed.pathname).toBe('/profile');
+    const code = landed.searchParams.get('spotify_connect');
+    // The victim's page claims it with the victim's session: refused, nothing linked.
+    const claimed = await victimBrowser.post(
+      `${server.url}/api/spotify/connect/finish`,
+      { code },
+      { authorization: `Bearer ${victim.token}` },
+    );
+    expect(claimed.status).toBe(403);
+    expect(claimed.json).toMatchObject({ message: SPOTIFY_CONNECT_TEXTS.otherAccount });
+    // Not signed in at all: 401, and the code still cannot be used by the attacker after the refusal.
+    const anonymous = await victimBrowser.post(`${server.url}/api/spotify/connect/finish`, { code });
+    expect(anonymous.status).toBe(401);
+    const late = await server.call('POST', '/api/spotify/connect/finish', { token: attacker.token, body: { code } });
+    expect(late.status).toBe(400);
+    expect(late.json.message).toBe(SPOTIFY_CONNECT_TEXTS.expired);
+    for (const id of [attacker.user.id, victim.user.id]) {
+      const user = await em().findOneOrFail(UserSchema, id);
+      expect(user.spotifyId).toBeNull();
+      expect(user.spotifyRefreshToken).toBeNull();
+    }
+    // Nobody can later sign in as the attacker with the victim's Spotify.
+    const signIn = await signInWithSpotify(server.url);
+    expect(signIn.login.user.id).not.toBe(attacker.user.id);
+  });
+
+  it('a sign-in code redeemed by another browser is refused, and spent', async () => {
+    // The attacker signs in through Spotify but does not redeem the code: they send the link on.
+    const attackerBrowser = new TestBrowser();
+    const final = await attackerBrowser.follow(`${server.url}/api/auth/spotify`, server.url);
+    const code = final.searchParams.get('spotify_code');
+    expect(code).toBeTruthy();
+    const victimBrowser = new TestBrowser();
+    const victimTry = await victimBrowser.post(`${server.url}/api/auth/spotify/exchange`, { code });
+    expect(victimTry.status).toBe(400);
+    expect(victimTry.json).toMatchObject({ message: SPOTIFY_SIGN_IN_TEXTS.otherBrowser });
+    expect(victimTry.text).not.toMatch(/token/);
+    // Spent by the refused try: not even the right browser can use it now.
+    const late = await attackerBrowser.post(`${server.url}/api/auth/spotify/exchange`, { code });
+    expect(late.status).toBe(400);
+    expect(late.json).toMatchObject({ message: SPOTIFY_SIGN_IN_TEXTS.expired });
+
+    // A forged cookie does no better.
+    const again = new TestBrowser();
+    const next = await again.follow(`${server.url}/api/auth/spotify`, server.url);
+    const forged = new TestBrowser();
+    forged.cookies.set('podmatch_spotify_signin', 'x'.repeat(43));
+    const forgedTry = await forged.post(`${server.url}/api/auth/spotify/exchange`, {
+      code: next.searchParams.get('spotify_code'),
+    });
+    expect(forgedTry.status).toBe(400);
   });
 
   it('rejects a bad exchange body with a 400', async () => {
@@ -125,8 +208,11 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect(ticket.status).toBe(200);
     expect(ticket.json.url).toMatch(/^\/api\/spotify\/login\?ticket=[\w-]+$/);
 
-    const { final } = await connectSpotify(server.url, me.token);
-    expect(`${final.pathname}${final.search}`).toBe('/profile?spotify=connected');
+    const { final, finish } = await connectSpotify(server.url, me.token);
+    expect(final.pathname).toBe('/profile');
+    expect(final.searchParams.get('spotify_connect')).toMatch(/^[\w-]{43}$/);
+    expect(finish?.status).toBe(200);
+    expect(finish?.json).toEqual({ available: true, connected: true, spotifyId: accountId, lastSpotifySync: null });
     const status = await server.call('GET', `/api/users/${me.user.id}/spotify`, { token: me.token });
     expect(status.json).toEqual({ available: true, connected: true, spotifyId: accountId, lastSpotifySync: null });
     const self = await server.call('GET', `/api/users/${me.user.id}`, { token: me.token });
@@ -147,8 +233,9 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     const a = await server.login();
     const b = await server.login();
     await connectSpotify(server.url, a.token);
-    const { final } = await connectSpotify(server.url, b.token);
-    expect(`${final.pathname}${final.search}`).toBe('/profile?spotify_error=spotify_account_in_use');
+    const { finish } = await connectSpotify(server.url, b.token);
+    expect(finish?.status).toBe(409);
+    expect(finish?.json).toMatchObject({ message: SPOTIFY_CONNECT_TEXTS.inUse });
     const user = await em().findOneOrFail(UserSchema, b.user.id);
     expect(user.spotifyId).toBeNull();
     expect(user.spotifyRefreshToken).toBeNull();

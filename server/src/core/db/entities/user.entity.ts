@@ -5,6 +5,12 @@ export const SIGN_UP_METHODS = ['dev_login', 'spotify', 'demo'] as const;
 export type SignUpMethod = (typeof SIGN_UP_METHODS)[number];
 
 /** A person with an account (SPEC section 3, users). Secrets are hidden from serialization. */
+/**
+ * `hidden: true` for a nullable column: with the literal `true` MikroORM types the value as
+ * Hidden<string | null>, to which null cannot be assigned; typed as boolean it stays string | null.
+ */
+const HIDDEN_NULLABLE = true as boolean;
+
 export const UserSchema = defineEntity({
   name: 'User',
   tableName: 'users',
@@ -16,8 +22,9 @@ export const UserSchema = defineEntity({
     displayName: p.string(),
     profilePicture: p.text().nullable(),
     spotifyId: p.string().nullable().unique(),
-    spotifyAccessToken: p.text().nullable(),
-    spotifyRefreshToken: p.text().nullable(),
+    // Encrypted (core/spotify/token-crypto.ts) and hidden: no serialization of a user carries them.
+    spotifyAccessToken: p.text().nullable().hidden(HIDDEN_NULLABLE),
+    spotifyRefreshToken: p.text().nullable().hidden(HIDDEN_NULLABLE),
     spotifyTokenExpiry: p.datetime().nullable(),
     lastSpotifySync: p.datetime().nullable(),
     intent: p.enum([...INTENTS]).default(DEFAULT_INTENT),
