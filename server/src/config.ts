@@ -69,6 +69,9 @@ const EnvSchema = ImageProxyEnvSchema.extend({
       }
       return list;
     }),
+  // Development and tests only (refused in production): feed hosts an OPML import may name on any
+  // port, as the worker's FEED_FETCH_ALLOWED_IPS lets it read them (local test feeds).
+  FEED_FETCH_ALLOWED_IPS: z.string().default(''),
   // Operators who send it in X-Health-Token see /api/health's details from anywhere (docs/operations.md).
   HEALTH_TOKEN: z.string().min(24, 'use at least 24 random characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -99,6 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   const isProduction = e.NODE_ENV === 'production';
+  if (isProduction && e.FEED_FETCH_ALLOWED_IPS.trim() !== '') {
+    throw new Error('Invalid configuration:\n  FEED_FETCH_ALLOWED_IPS: for development and tests only');
+  }
   return {
     env: e.NODE_ENV,
     isProduction,
@@ -118,6 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
     healthToken: e.HEALTH_TOKEN,
+    feedFetchAllowedIps: e.FEED_FETCH_ALLOWED_IPS.split(',')
+      .map((ip) => ip.trim())
+      .filter(Boolean),
     logLevel: e.LOG_LEVEL,
     /** At most `limit` messages per person per `windowSeconds` (docs/chat.md, rate limiting). */
     chatSendLimit: { limit: e.CHAT_SEND_LIMIT, windowSeconds: e.CHAT_SEND_WINDOW_SECONDS },

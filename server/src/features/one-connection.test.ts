@@ -59,6 +59,6 @@ describe('transactions on a pool of one connection', () => {
     const match = await visibleMatch(orm.em.fork(), mutual.row.id, b.id);
     expect((await markRead(orm.em.fork(), match, b.id, 1)).readSeq).toBe(1);
     expect(await block(orm.em.fork(), c.id, a.id)).toEqual([]);
-    expect(await searchCatalog(orm.em.fork(), 'one connection', 5)).not.toHaveLength(0);
+    expect(await searchCatalog(orm.em.fork(), 'one connection', 5, a.id)).not.toHaveLength(0);
   });
 });

@@ -42,6 +42,12 @@ export const PodcastSearchQuerySchema = z.object({
 
 export const PodcastSearchResultSchema = z.array(PodcastSummarySchema);
 
+/**
+ * What one person may add (docs/podcasts.md, "Limits"): new shows an import may put into the shared
+ * catalog per day, and entries in one library.
+ */
+export const LIBRARY_LIMITS = { newCatalogShowsPerDay: 500, libraryMaxEntries: 2000 } as const;
+
 export const OpmlImportResultSchema = z.object({
   /** Feeds listed in the file (after removing duplicates and unusable URLs). */
   feeds: z.number().int(),
@@ -49,8 +55,11 @@ export const OpmlImportResultSchema = z.object({
   added: z.number().int(),
   /** Feeds that were already in the library. */
   alreadyInLibrary: z.number().int(),
-  /** Outlines whose URL could not be used (not http/https, malformed). */
+  /** Outlines whose URL could not be used (not http/https, another port than 80/443, malformed). */
   skipped: z.number().int(),
+  /** Feeds left out because a limit was reached (LIBRARY_LIMITS), and which limit, in a sentence. */
+  notAdded: z.number().int(),
+  limitNote: z.string().nullable(),
   /** The job that reads the feeds; its progress arrives as job:status events. */
   jobIds: z.array(z.string()),
 });

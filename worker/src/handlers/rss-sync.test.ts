@@ -55,7 +55,8 @@ describe('feed reading', () => {
     });
     await new Promise<void>((resolve) => feeds.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(feeds.address() as AddressInfo).port}`;
-    server = await startTestServer();
+    // The local feeds live on a random port: the development allow-list lets the import name them.
+    server = await startTestServer({ FEED_FETCH_ALLOWED_IPS: '127.0.0.1' });
     worker = await startWorker(
       loadWorkerConfig(testEnv({ FEED_FETCH_ALLOWED_IPS: '127.0.0.1' })),
       createLogger('worker', 'silent'),
@@ -73,6 +74,29 @@ describe('feed reading', () => {
     await em.flush();
     return podcast.id;
   };
+
+  it('a show an import created becomes visible to others only once its feed was read; odd ports are refused', async () => {
+    const em = server.running.deps.orm.em.fork();
+    const imported = em.create(PodcastSchema, {
+      name: 'Planted title',
+      feedUrl: `${base}/verify-${Date.now()}.xml`,
+      categories: [],
+      verifiedAt: null,
+      fetchQueuedAt: new Date(),
+    });
+    await em.flush();
+    expect(await syncFeed(em.fork(), imported.id, ['127.0.0.1'])).toBeNull();
+    const read = await em.fork().findOneOrFail(PodcastSchema, imported.id);
+    expect(read.verifiedAt).toBeInstanceOf(Date);
+    expect(read.fetchQueuedAt).toBeNull();
+    expect(read.name).not.toBe('Planted title');
+
+    // Without the development allow-list, feeds are read from ports 80 and 443 only.
+    const oddPort = await newPodcast(`http://feeds-${Date.now()}.example.com:8080/feed.xml`);
+    expect(await syncFeed(em.fork(), oddPort, [])).toMatch(/Port 8080 is not allowed/);
+    const refused = await em.fork().findOneOrFail(PodcastSchema, oddPort);
+    expect(refused.fetchError).toMatch(/Port 8080/);
+  });
 
   it('stores the show details and its recent episodes', async () => {
     const id = await newPodcast(`${base}/science-${Date.now()}.xml`);

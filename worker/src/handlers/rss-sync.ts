@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PodcastSchema, storableText } from '@server/core/db/entities';
 import { intArray, sql } from '@server/core/db/sql';
-import { DEFAULT_FETCH_OPTIONS, safeFetchText } from '@server/core/net/safe-fetch';
+import { DEFAULT_FETCH_OPTIONS, FEED_PORTS, safeFetchText } from '@server/core/net/safe-fetch';
 import type { JobPayload, JobResult } from '@shared/index';
 import Parser from 'rss-parser';
 import type { JobContext } from './handler';
@@ -37,7 +37,9 @@ export async function syncFeed(em: EntityManager, podcastId: number, allowedIps:
   const podcast = await em.findOne(PodcastSchema, podcastId);
   if (!podcast?.feedUrl) return 'no feed URL';
   try {
-    const response = await safeFetchText(podcast.feedUrl, { ...DEFAULT_FETCH_OPTIONS, allowedIps });
+    // Ports 80 and 443 only; the development allow-list (local test feeds) lifts that too.
+    const ports = allowedIps.length > 0 ? undefined : FEED_PORTS;
+    const response = await safeFetchText(podcast.feedUrl, { ...DEFAULT_FETCH_OPTIONS, allowedIps, ports });
     if (response.status >= 400) throw new Error(`the feed answered HTTP ${response.status}`);
     const feed = await parser.parseString(response.body);
     const categories = [...new Set((feed.itunes?.categories ?? []).map((c) => c.trim()).filter(Boolean))].slice(0, 5);
@@ -52,6 +54,9 @@ export async function syncFeed(em: EntityManager, podcastId: number, allowedIps:
     }
     podcast.lastFetchedAt = new Date();
     podcast.fetchError = null;
+    podcast.fetchQueuedAt = null;
+    // Read successfully: from now on others see its name and artwork (docs/podcasts.md).
+    podcast.verifiedAt ??= new Date();
     await em.flush();
 
     const items = (feed.items ?? []).slice(0, RECENT_EPISODES);
@@ -82,6 +87,7 @@ export async function syncFeed(em: EntityManager, podcastId: number, allowedIps:
     const message = (error as Error).message.slice(0, 500);
     podcast.lastFetchedAt = new Date();
     podcast.fetchError = message;
+    podcast.fetchQueuedAt = null;
     await em.flush();
     return message;
   }

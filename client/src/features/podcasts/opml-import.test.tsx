@@ -40,7 +40,10 @@ describe('OpmlImport', () => {
     await screen.findByRole('button', { name: 'Importing…' });
     await act(async () => {
       reply(
-        jsonResponse({ feeds: 12, added: 12, alreadyInLibrary: 0, skipped: 0, jobIds: ['41', '42'] }, { status: 202 }),
+        jsonResponse(
+          { feeds: 12, added: 12, alreadyInLibrary: 0, skipped: 0, notAdded: 0, limitNote: null, jobIds: ['41', '42'] },
+          { status: 202 },
+        ),
       );
     });
 
@@ -92,7 +95,12 @@ describe('OpmlImport', () => {
       fake.emit('job:status', { jobId: '7', name: 'podcasts.sync', state: 'completed', progress: 100 });
     });
     await act(async () => {
-      reply(jsonResponse({ feeds: 1, added: 1, alreadyInLibrary: 0, skipped: 0, jobIds: ['7'] }, { status: 202 }));
+      reply(
+        jsonResponse(
+          { feeds: 1, added: 1, alreadyInLibrary: 0, skipped: 0, notAdded: 0, limitNote: null, jobIds: ['7'] },
+          { status: 202 },
+        ),
+      );
     });
     await screen.findByRole('button', { name: 'Import OPML' });
     // The job already finished: no progress indicator is left waiting.
@@ -102,7 +110,10 @@ describe('OpmlImport', () => {
   it("a failed feed job toasts its code's text", async () => {
     mockFetch((url) =>
       url === UPLOAD_URL
-        ? jsonResponse({ feeds: 1, added: 1, alreadyInLibrary: 0, skipped: 0, jobIds: ['8'] }, { status: 202 })
+        ? jsonResponse(
+            { feeds: 1, added: 1, alreadyInLibrary: 0, skipped: 0, notAdded: 0, limitNote: null, jobIds: ['8'] },
+            { status: 202 },
+          )
         : jsonResponse([]),
     );
     renderWithProviders(<OpmlImport userId={7} />);
@@ -156,15 +167,48 @@ describe('OpmlImport', () => {
   });
 
   it('words the result toast for duplicates, skipped entries and nothing new', () => {
-    expect(importResultToast({ feeds: 3, added: 1, alreadyInLibrary: 2, skipped: 1, jobIds: [] })).toEqual({
+    expect(
+      importResultToast({
+        feeds: 3,
+        added: 1,
+        alreadyInLibrary: 2,
+        skipped: 1,
+        notAdded: 0,
+        limitNote: null,
+        jobIds: [],
+      }),
+    ).toEqual({
       title: 'Imported 1 podcast',
       description: '2 podcasts were already in your library. 1 entry without a usable feed URL skipped.',
     });
-    expect(importResultToast({ feeds: 0, added: 0, alreadyInLibrary: 0, skipped: 2, jobIds: [] }).title).toBe(
-      'No podcasts found in that file',
-    );
-    expect(importResultToast({ feeds: 2, added: 0, alreadyInLibrary: 2, skipped: 0, jobIds: [] }).title).toBe(
-      'No new podcasts in that file',
-    );
+    expect(
+      importResultToast({
+        feeds: 0,
+        added: 0,
+        alreadyInLibrary: 0,
+        skipped: 2,
+        notAdded: 0,
+        limitNote: null,
+        jobIds: [],
+      }).title,
+    ).toBe('No podcasts found in that file');
+    expect(
+      importResultToast({
+        feeds: 2,
+        added: 0,
+        alreadyInLibrary: 2,
+        skipped: 0,
+        notAdded: 0,
+        limitNote: null,
+        jobIds: [],
+      }).title,
+    ).toBe('No new podcasts in that file');
+  });
+
+  it('passes on the limit the server applied', () => {
+    const limitNote = 'At most 500 shows new to PodMatch can be added per day: 3 were left out.';
+    expect(
+      importResultToast({ feeds: 5, added: 2, alreadyInLibrary: 0, skipped: 0, notAdded: 3, limitNote, jobIds: ['1'] }),
+    ).toEqual({ title: 'Imported 2 podcasts — reading their feeds…', description: limitNote });
   });
 });

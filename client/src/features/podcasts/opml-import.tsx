@@ -33,6 +33,8 @@ export function importResultToast(result: OpmlImportResult): { title: string; de
   }
   if (result.skipped > 0)
     notes.push(`${plural(result.skipped, 'entry', 'entries')} without a usable feed URL skipped.`);
+  // A limit left feeds out (docs/podcasts.md, "Limits"): the server says which, in a sentence.
+  if (result.limitNote) notes.push(result.limitNote);
   const description = notes.length > 0 ? notes.join(' ') : undefined;
   if (result.feeds === 0) return { title: 'No podcasts found in that file', description };
   const reading = result.jobIds.length > 0 ? ' — reading their feeds…' : '';

@@ -172,7 +172,7 @@ export async function sharedPodcastsWith(
          from unnest(?::int[]) as o(other_id)
          join user_podcasts theirs on theirs.user_id = o.other_id and not theirs.hidden
          join user_podcasts mine on mine.user_id = ? and mine.podcast_id = theirs.podcast_id and not mine.hidden
-         join podcasts p on p.id = theirs.podcast_id
+         join podcasts p on p.id = theirs.podcast_id and p.verified_at is not null
          left join feed_candidates fc on fc.user_id = ? and fc.candidate_id = o.other_id
          left join feed_candidates fc2 on fc2.user_id = o.other_id and fc2.candidate_id = ?
      ), ranked as (

@@ -111,7 +111,9 @@ async function loadPeople(client: pg.Client, log: (line: string) => void): Promi
       `select user_id, array_agg(podcast_id order by podcast_id) as ids,
               array_agg(times_listened order by podcast_id) as plays,
               array_agg(coalesce(episode_count, 0) order by podcast_id) as episodes
-         from user_podcasts where not hidden group by user_id order by user_id`,
+         from user_podcasts
+        where not hidden and podcast_id in (select id from podcasts where verified_at is not null)
+        group by user_id order by user_id`,
     )
   ).rows;
   const podcastRows = (

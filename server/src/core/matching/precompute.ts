@@ -134,7 +134,8 @@ async function loadLibraries(sql: Sql, userIds: number[]): Promise<Map<number, L
   const rows = await sql<PostingRow & CategoryColumns>(
     `select up.user_id, up.podcast_id, up.times_listened, up.episode_count, p.category, p.categories
        from user_podcasts up join podcasts p on p.id = up.podcast_id
-      where up.user_id = any(?::int[]) and not up.hidden`,
+      -- Hidden entries never match; nor shows an import created before their feed was read.
+      where up.user_id = any(?::int[]) and not up.hidden and p.verified_at is not null`,
     [intArray(userIds)],
   );
   for (const row of rows) {

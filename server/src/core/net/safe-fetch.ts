@@ -25,6 +25,9 @@ export interface SafeFetchOptions {
   acceptContentType?: (contentType: string) => boolean;
 }
 
+/** Podcast feeds are read only from the standard web ports (docs/podcasts.md). */
+export const FEED_PORTS = [80, 443] as const;
+
 export const DEFAULT_FETCH_OPTIONS: SafeFetchOptions = {
   maxBytes: 5 * 1024 * 1024,
   timeoutMs: 10_000,

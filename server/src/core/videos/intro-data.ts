@@ -41,7 +41,7 @@ export async function loadIntroData(em: EntityManager, userId: number, intent: I
   const podcasts = await sql<{ name: string; creator: string | null; image_url: string | null }>(
     em,
     `select p.name, p.creator, p.image_url from user_podcasts up join podcasts p on p.id = up.podcast_id
-     where up.user_id = ? and not up.hidden
+     where up.user_id = ? and not up.hidden and p.verified_at is not null
      order by up.times_listened desc, up.episode_count desc nulls last, p.name, p.id limit ?`,
     [userId, AI_VIDEO_PODCASTS],
   );
@@ -56,6 +56,12 @@ export async function loadIntroData(em: EntityManager, userId: number, intent: I
 
 /** SPEC section 5: a generated intro needs at least one visible podcast. */
 export async function hasVisiblePodcast(em: EntityManager, userId: number): Promise<boolean> {
-  const rows = await sql(em, 'select 1 from user_podcasts where user_id = ? and not hidden limit 1', [userId]);
+  // A show others may see (its feed was read, or it came from a trusted source): the video is public.
+  const rows = await sql(
+    em,
+    `select 1 from user_podcasts up join podcasts p on p.id = up.podcast_id
+      where up.user_id = ? and not up.hidden and p.verified_at is not null limit 1`,
+    [userId],
+  );
   return rows.length > 0;
 }

@@ -141,7 +141,7 @@ async function sharedPodcastsFor(
     `select up.user_id, p.id, p.name, p.creator, p.image_url
        from user_podcasts up join podcasts p on p.id = up.podcast_id
       where up.user_id = any(?::int[]) and up.podcast_id = any(?::int[]) and not up.hidden
-        and p.id = any(?::int[])`,
+        and p.id = any(?::int[]) and p.verified_at is not null`,
     // The podcast ids twice: on podcasts too, so the join probes ~15 catalog rows instead of hashing all.
     [intArray([viewerId, ...wanted.map((w) => w.candidateId)]), intArray(podcastIds), intArray(podcastIds)],
   );

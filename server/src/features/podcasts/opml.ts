@@ -1,7 +1,7 @@
 import { LIMITS } from '@shared/index';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { storableText } from '../../core/db/entities';
-import { FetchRefusedError, normalizeFeedUrl } from '../../core/net/safe-fetch';
+import { checkUrl, FEED_PORTS, FetchRefusedError } from '../../core/net/safe-fetch';
 
 export interface OpmlFeed {
   feedUrl: string;
@@ -34,7 +34,7 @@ function attribute(outline: Outline, name: string): string | undefined {
  * others): every outline with an xmlUrl, at any depth. Credentials in feed URLs are stripped,
  * duplicates removed. Throws OpmlError with a user-facing message when the file is unusable.
  */
-export function parseOpml(text: string): { feeds: OpmlFeed[]; skipped: number } {
+export function parseOpml(text: string, options: { anyPort?: boolean } = {}): { feeds: OpmlFeed[]; skipped: number } {
   if (Buffer.byteLength(text) > OPML_LIMITS.maxBytes) throw new OpmlError('The OPML file is larger than 1 MB.');
   // OPML never needs a DTD; refusing it rules out entity-expansion and external-entity tricks.
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new OpmlError('The OPML file contains a DOCTYPE, which is not allowed.');
@@ -63,7 +63,8 @@ export function parseOpml(text: string): { feeds: OpmlFeed[]; skipped: number } 
         attribute(outline, 'xmlUrl') ?? (attribute(outline, 'type') === 'rss' ? attribute(outline, 'url') : undefined);
       if (raw) {
         try {
-          const feedUrl = normalizeFeedUrl(raw);
+          // Feeds only on ports 80 and 443 (a development allow-list lifts this for local test feeds).
+          const feedUrl = checkUrl(raw, { ports: options.anyPort ? undefined : FEED_PORTS });
           if (!feeds.has(feedUrl)) {
             const title = attribute(outline, 'title') ?? attribute(outline, 'text');
             feeds.set(feedUrl, { feedUrl, title: title ? storableText(title, 300) || null : null });

@@ -2,10 +2,18 @@ import { api } from '@shared/index';
 import { Router } from 'express';
 import multer from 'multer';
 import type { AppDeps } from '../../app-deps';
-import { badRequest, HttpError, notFound } from '../../http/errors';
+import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
 import { OPML_LIMITS, OpmlError, parseOpml } from './opml';
-import { addToLibrary, importFeeds, listLibrary, removeEntry, searchCatalog, setHidden } from './podcast.service';
+import {
+  addToLibrary,
+  importFeeds,
+  LibraryFullError,
+  listLibrary,
+  removeEntry,
+  searchCatalog,
+  setHidden,
+} from './podcast.service';
 
 /** Feeds per sync job: small enough that progress moves, large enough to keep jobs few. */
 const FEEDS_PER_JOB = 50;
@@ -25,7 +33,13 @@ export function podcastsRoutes(deps: AppDeps): Router {
   mount(router, api.listUserPodcasts, async ({ params, req }) => listLibrary(req.em, params.userId));
 
   mount(router, api.addUserPodcast, async ({ params, body, req }) => {
-    const entry = await addToLibrary(req.em, params.userId, body.podcastId);
+    let entry: Awaited<ReturnType<typeof addToLibrary>>;
+    try {
+      entry = await addToLibrary(req.em, params.userId, body.podcastId);
+    } catch (error) {
+      if (error instanceof LibraryFullError) throw conflict(error.message);
+      throw error;
+    }
     if (!entry) throw notFound('Podcast not found.');
     await libraryChanged(params.userId);
     return entry;
@@ -40,7 +54,8 @@ export function podcastsRoutes(deps: AppDeps): Router {
       if (!req.file) throw badRequest('Attach the OPML file in the form field "opml".');
       let parsed: ReturnType<typeof parseOpml>;
       try {
-        parsed = parseOpml(req.file.buffer.toString('utf8'));
+        // Feeds on other ports than 80/443 are skipped, unless the development allow-list is set.
+        parsed = parseOpml(req.file.buffer.toString('utf8'), { anyPort: deps.config.feedFetchAllowedIps.length > 0 });
       } catch (error) {
         if (error instanceof OpmlError) throw badRequest(error.message);
         throw error;
@@ -57,6 +72,8 @@ export function podcastsRoutes(deps: AppDeps): Router {
         added: result.added,
         alreadyInLibrary: result.alreadyInLibrary,
         skipped: parsed.skipped,
+        notAdded: result.notAdded,
+        limitNote: result.limitNote,
         jobIds,
       };
     },
@@ -90,7 +107,9 @@ export function podcastsRoutes(deps: AppDeps): Router {
     return { ok: true as const };
   });
 
-  mount(router, api.searchPodcasts, async ({ query, req }) => searchCatalog(req.em, query.q, query.limit));
+  mount(router, api.searchPodcasts, async ({ query, req, auth }) =>
+    searchCatalog(req.em, query.q, query.limit, auth.userId),
+  );
 
   return router;
 }

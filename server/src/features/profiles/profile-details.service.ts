@@ -44,17 +44,17 @@ export async function profileDetails(
     em,
     `select coalesce(p.category, p.categories[1]) as name, count(*)::int as count
        from user_podcasts up join podcasts p on p.id = up.podcast_id
-      where up.user_id = ? and not up.hidden and coalesce(p.category, p.categories[1]) is not null
+      where up.user_id = ? and not up.hidden and (p.verified_at is not null or ?) and coalesce(p.category, p.categories[1]) is not null
       group by 1 order by count desc, name limit ?`,
-    [userId, PROFILE_DETAILS_LIMIT],
+    [userId, self, PROFILE_DETAILS_LIMIT],
   );
   const topPodcasts = await sql<PodcastRow & { times_listened: number }>(
     em,
     `select p.id, p.name, p.creator, p.image_url, up.times_listened
        from user_podcasts up join podcasts p on p.id = up.podcast_id
-      where up.user_id = ? and not up.hidden
+      where up.user_id = ? and not up.hidden and (p.verified_at is not null or ?)
       order by up.times_listened desc, up.last_listened desc nulls last, p.name, p.id limit ?`,
-    [userId, PROFILE_DETAILS_LIMIT],
+    [userId, self, PROFILE_DETAILS_LIMIT],
   );
   // The episode named by the entry's last_episode (a title), when the catalog has it.
   const recent = await sql<
@@ -73,9 +73,9 @@ export async function profileDetails(
           where podcast_id = up.podcast_id and title = up.last_episode
           order by published_at desc nulls last limit 1
        ) e on true
-      where up.user_id = ? and not up.hidden and up.last_listened is not null
+      where up.user_id = ? and not up.hidden and (p.verified_at is not null or ?) and up.last_listened is not null
       order by up.last_listened desc, p.id limit ?`,
-    [userId, PROFILE_DETAILS_LIMIT],
+    [userId, self, PROFILE_DETAILS_LIMIT],
   );
   const recentListens: RecentListen[] = recent.map((row) => ({
     podcast: podcastOf(row),

@@ -23,6 +23,18 @@ export const PodcastSchema = defineEntity({
     /** When the RSS feed was last read, and why it failed if it did. */
     lastFetchedAt: p.datetime().nullable(),
     fetchError: p.text().nullable(),
+    /** Who created the row by an OPML import (the per-person quota); null for every other source. */
+    addedBy: p.integer().nullable(),
+    /**
+     * When others may see the row's name and artwork: at creation for trusted sources (seeds,
+     * Spotify), after the first successful feed read for a row an import created (docs/podcasts.md).
+     */
+    verifiedAt: p
+      .datetime()
+      .nullable()
+      .onCreate(() => new Date()),
+    /** Set while a read of this feed is queued: repeated imports queue it once (cleared by the read). */
+    fetchQueuedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     /**
      * Written by PostgreSQL (Migration20261123200000): the feed URL and the name normalised, so one

@@ -34,6 +34,10 @@ export async function seedCatalog(em: EntityManager, now: Date): Promise<Map<str
       lastFetchedAt: null,
       fetchError: null,
       createdAt: now,
+      // The demo catalog is ours: everyone sees it from the start (docs/podcasts.md).
+      verifiedAt: now,
+      addedBy: null,
+      fetchQueuedAt: null,
     })),
   );
   const names = PODCAST_CATALOG.map((show) => show.name);
