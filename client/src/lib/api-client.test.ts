@@ -3,7 +3,7 @@ import { NEW_TOKEN_HEADER, STORAGE_KEYS } from '@shared/constants';
 import { describe, expect, it } from 'vitest';
 import { makeSelfUser } from '@/test/fixtures';
 import { jsonResponse, mockFetch } from '@/test/utils';
-import { ApiError, apiFetch, apiRequest, endpointQuery, InvalidResponseError } from './api-client';
+import { ApiError, allPagesQuery, apiFetch, apiRequest, endpointQuery, InvalidResponseError } from './api-client';
 import { createQueryClient, getQueryFn } from './query-client';
 import { readStoredToken, sessionAtom, writeStoredSession } from './session';
 import { appStore } from './store';
@@ -140,5 +140,36 @@ describe('query client', () => {
     expect(queries?.refetchOnWindowFocus).toBe(false);
     expect(queries?.retry).toBe(false);
     expect(mutations?.retry).toBe(false);
+  });
+});
+
+describe('allPagesQuery', () => {
+  const entry = (id: number) => ({
+    id,
+    userId: 5,
+    podcastId: id,
+    episodeCount: null,
+    lastListened: null,
+    hidden: false,
+    timesListened: 0,
+    lastEpisode: null,
+    source: 'manual',
+    podcast: { id, name: `Show ${id}`, creator: null, imageUrl: null, category: null },
+  });
+
+  it('reads every page in turn under the plain list URL, keeping an item that moved pages once', async () => {
+    writeStoredSession({ token: 't', userId: 5 });
+    const fetchMock = mockFetch((url) => {
+      if (url === '/api/users/5/podcasts') return jsonResponse([entry(1), entry(2), entry(3)]);
+      // Entry 3 moved to the second page meanwhile: it comes back again, and only once in the result.
+      if (url === '/api/users/5/podcasts?offset=3') return jsonResponse([entry(3), entry(4), entry(5)]);
+      if (url === '/api/users/5/podcasts?offset=6') return jsonResponse([entry(6)]);
+      return jsonResponse({ error: 'not_found', message: 'no' }, { status: 404 });
+    });
+    const query = allPagesQuery(api.listUserPodcasts, { params: { userId: 5 } }, 3);
+    expect(query.queryKey).toEqual(['/api/users/5/podcasts']);
+    const all = await createQueryClient().fetchQuery(query);
+    expect(all.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 });

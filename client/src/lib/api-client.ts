@@ -73,3 +73,32 @@ export function endpointQuery<E extends Endpoint>(endpoint: E, input: RequestInp
     queryFn: ({ signal }) => apiRequest(endpoint, input, { signal }),
   });
 }
+
+/**
+ * A paginated list endpoint read whole (the server caps each page; shared pageQuerySchema): pages
+ * of the server's default size (`pageSize`, PAGE_SIZES) fetched in turn until one comes back short,
+ * under the key of the list's URL without paging, so cache updates that target the list keep
+ * working. The first page is the plain URL. Items that moved between two pages (a new favourite)
+ * are kept once.
+ */
+export function allPagesQuery<E extends Endpoint>(endpoint: E, input: RequestInput<E>, pageSize: number) {
+  return queryOptions<ResponseOf<E>, Error, ResponseOf<E>, readonly [string]>({
+    queryKey: [endpointUrl(endpoint, input)] as const,
+    queryFn: async ({ signal }) => {
+      const { query } = input as { query?: QueryValues };
+      const all: { id: number }[] = [];
+      const seen = new Set<number>();
+      for (let offset = 0; ; offset += pageSize) {
+        const pageInput = (offset === 0 ? input : { ...input, query: { ...query, offset } }) as RequestInput<E>;
+        const page = (await apiRequest(endpoint, pageInput, { signal })) as unknown as { id: number }[];
+        for (const item of page) {
+          if (!seen.has(item.id)) {
+            seen.add(item.id);
+            all.push(item);
+          }
+        }
+        if (page.length < pageSize) return all as unknown as ResponseOf<E>;
+      }
+    },
+  });
+}

@@ -1,6 +1,7 @@
 import { api } from '@shared/api';
 import type { Intent } from '@shared/constants';
 import { type JobStatusEvent, jobErrorText } from '@shared/events';
+import { PAGE_SIZES } from '@shared/schemas/common';
 import {
   VIDEO_PROGRESS,
   type VideoIntrosResponse,
@@ -9,7 +10,7 @@ import {
 } from '@shared/schemas/video';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { apiRequest, endpointQuery } from './api-client';
+import { allPagesQuery, apiRequest, endpointQuery } from './api-client';
 import { onSocketConnect, useJobStatus, useSocketConnected } from './socket';
 
 // One place for following a video project (docs/video.md): status arrives by 'job:status' push while
@@ -73,7 +74,7 @@ export function videoServiceStatusQuery() {
 
 /** GET /api/users/:userId/podcasts: the library the profile already lists (same key, same cache). */
 export function userPodcastsQuery(userId: number) {
-  return endpointQuery(api.listUserPodcasts, { params: { userId } });
+  return allPagesQuery(api.listUserPodcasts, { params: { userId } }, PAGE_SIZES.library);
 }
 
 export function jobOfSource(source: VideoProject['source']): VideoJobName {

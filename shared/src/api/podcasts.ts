@@ -1,6 +1,7 @@
 import { OkResponseSchema } from '../schemas/auth';
 import {
   AddUserPodcastBodySchema,
+  LibraryQuerySchema,
   OpmlImportResultSchema,
   PodcastSearchQuerySchema,
   PodcastSearchResultSchema,
@@ -17,6 +18,7 @@ export const podcastsApi = {
     path: '/api/users/:userId/podcasts',
     access: 'owner',
     params: UserIdParams,
+    query: LibraryQuerySchema,
     response: UserPodcastListSchema,
   }),
   addUserPodcast: defineEndpoint({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, IntentSchema, TimestampSchema } from './common';
+import { IdSchema, IntentSchema, PAGE_SIZES, pageQuerySchema, TimestampSchema } from './common';
 import { FeedSharedPodcastSchema } from './feed';
 import { PublicUserSchema } from './user';
 
@@ -18,7 +18,9 @@ export const SPEC_DEMO_USERNAME = 'demo.maya';
 export const UNDO_PASS_SECONDS = 6;
 export const UNDO_PASS_SERVER_WINDOW_SECONDS = 60;
 
-export const MatchesQuerySchema = z.object({ intent: IntentSchema.optional() });
+export const MatchesQuerySchema = z
+  .object({ intent: IntentSchema.optional() })
+  .extend(pageQuerySchema(PAGE_SIZES.matches, PAGE_SIZES.matches * 2).shape);
 
 export const MatchIdParamsSchema = z.strictObject({ matchId: IdSchema });
 export const UserMatchParamsSchema = z.strictObject({ userId: IdSchema, matchId: IdSchema });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema } from './common';
+import { PAGE_SIZES, pageQuerySchema, TimestampSchema } from './common';
 
 export const PodcastSummarySchema = z.object({
   id: z.number().int(),
@@ -28,6 +28,9 @@ export const UserPodcastEntrySchema = z.object({
 export type UserPodcastEntry = z.infer<typeof UserPodcastEntrySchema>;
 
 export const UserPodcastListSchema = z.array(UserPodcastEntrySchema);
+
+/** A page of a library, most listened first (at most 1,000 entries per request). */
+export const LibraryQuerySchema = pageQuerySchema(PAGE_SIZES.library, PAGE_SIZES.library * 2);
 
 export const UpdateUserPodcastBodySchema = z.strictObject({
   hidden: z.boolean({ error: 'hidden must be true or false' }),

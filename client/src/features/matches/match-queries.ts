@@ -1,14 +1,15 @@
 import { api } from '@shared/api';
 import { type Intent, TIMING } from '@shared/constants';
+import { PAGE_SIZES } from '@shared/schemas/common';
 import type { MatchView, ReportBody } from '@shared/schemas/matches';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, endpointQuery } from '@/lib/api-client';
+import { allPagesQuery, apiRequest } from '@/lib/api-client';
 import { singleMatchKeys, updateMatchLists } from '@/lib/match-cache';
 import { useSocketConnected } from '@/lib/socket';
 
 /** GET /api/users/:userId/matches?intent=, keyed by its URL like every endpoint query. */
 export function matchesQuery(userId: number, intent: Intent) {
-  return endpointQuery(api.listMatches, { params: { userId }, query: { intent } });
+  return allPagesQuery(api.listMatches, { params: { userId }, query: { intent } }, PAGE_SIZES.matches);
 }
 
 /** Favourites first, then match percentage descending; ties keep the newest match first. */

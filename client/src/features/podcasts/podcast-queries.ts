@@ -1,9 +1,18 @@
 import { api } from '@shared/api';
 import { LIMITS } from '@shared/constants';
+import { PAGE_SIZES } from '@shared/schemas/common';
 import type { OpmlImportResult, PodcastSummary, UserPodcastEntry } from '@shared/schemas/podcasts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { apiFetch, apiRequest, endpointQuery, endpointUrl, errorMessage, InvalidResponseError } from '@/lib/api-client';
+import {
+  allPagesQuery,
+  apiFetch,
+  apiRequest,
+  endpointQuery,
+  endpointUrl,
+  errorMessage,
+  InvalidResponseError,
+} from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 
 /** The OPML upload limit (the server refuses bigger files with 413). */
@@ -16,7 +25,7 @@ export const OPML_ACCEPT = '.opml,.xml,text/xml,application/xml,text/x-opml';
 
 /** GET /api/users/:userId/podcasts (the owner also sees hidden entries), keyed by its URL. */
 export function libraryQuery(userId: number) {
-  return endpointQuery(api.listUserPodcasts, { params: { userId } });
+  return allPagesQuery(api.listUserPodcasts, { params: { userId } }, PAGE_SIZES.library);
 }
 
 export function useLibrary(userId: number) {

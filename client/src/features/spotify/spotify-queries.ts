@@ -1,8 +1,9 @@
 import { api } from '@shared/api';
 import { isJobFinished, jobErrorText } from '@shared/events';
+import { PAGE_SIZES } from '@shared/schemas/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { apiRequest, endpointQuery } from '@/lib/api-client';
+import { allPagesQuery, apiRequest, endpointQuery } from '@/lib/api-client';
 import { errorMessage } from '@/lib/http';
 import { useJobStatus } from '@/lib/socket';
 import { toast } from '@/lib/toast';
@@ -17,7 +18,7 @@ export function spotifyStatusQuery(userId: number) {
   return endpointQuery(api.spotifyStatus, { params: { userId } });
 }
 export function spotifyLibraryQuery(userId: number) {
-  return endpointQuery(api.listUserPodcasts, { params: { userId } });
+  return allPagesQuery(api.listUserPodcasts, { params: { userId } }, PAGE_SIZES.library);
 }
 
 /** Polling fallback while a sync result is awaited, in case its socket event is missed. */

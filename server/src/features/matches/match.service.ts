@@ -110,8 +110,13 @@ export async function visibleMatch(em: EntityManager, matchId: number, viewerId:
   return row;
 }
 
-/** The viewer's mutual matches in an intent: favourites first, then match % descending. */
-export async function listMatches(em: EntityManager, viewerId: number, intent: Intent): Promise<MatchView[]> {
+/** A page of the viewer's mutual matches in an intent: favourites first, then match % descending. */
+export async function listMatches(
+  em: EntityManager,
+  viewerId: number,
+  intent: Intent,
+  page: { limit: number; offset: number },
+): Promise<MatchView[]> {
   const rows = await sql<MatchRecord & PublicUserRow>(
     em,
     `select m.*, ${PUBLIC_USER_COLUMNS},
@@ -122,8 +127,9 @@ export async function listMatches(em: EntityManager, viewerId: number, intent: I
       where (m.user1_id = ? or m.user2_id = ?) and m.intent = ?
         and m.mutual_at is not null and m.unmatched_at is null
         and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}
-      order by viewer_favorite desc, m.match_percentage desc, m.mutual_at desc, m.id`,
-    [viewerId, viewerId, viewerId, viewerId, intent],
+      order by viewer_favorite desc, m.match_percentage desc, m.mutual_at desc, m.id
+      limit ? offset ?`,
+    [viewerId, viewerId, viewerId, viewerId, intent, page.limit, page.offset],
   );
   const shared = await sharedPodcastsWith(
     em,

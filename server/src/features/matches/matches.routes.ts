@@ -32,7 +32,7 @@ export function matchesRoutes(deps: AppDeps): Router {
     deps.emitter.to(userIds.map((id) => rooms.user(id))).emit('match:removed', { matchId, intent });
 
   mount(router, api.listMatches, async ({ params, query, req }) =>
-    listMatches(req.em, params.userId, query.intent ?? (await currentIntentOf(req.em, params.userId))),
+    listMatches(req.em, params.userId, query.intent ?? (await currentIntentOf(req.em, params.userId)), query),
   );
 
   mount(router, api.badges, async ({ params, req }) => badgesFor(req.em, params.userId));

@@ -13,13 +13,14 @@ const LIBRARY_SELECT = `
          up.last_episode, up.source, p.name, p.creator, p.image_url, p.category
   from user_podcasts up join podcasts p on p.id = up.podcast_id`;
 
-/** A user's whole library (hidden entries included: only its owner may ask), most listened first. */
-export async function listLibrary(em: EntityManager, userId: number) {
+/** A page of a user's library (hidden entries included: only its owner may ask), most listened first. */
+export async function listLibrary(em: EntityManager, userId: number, page: { limit: number; offset: number }) {
   const rows = await sql<LibraryRow>(
     em,
     `${LIBRARY_SELECT} where up.user_id = ?
-     order by up.times_listened desc, p.name asc, up.id asc`,
-    [userId],
+     order by up.times_listened desc, p.name asc, up.id asc
+     limit ? offset ?`,
+    [userId, page.limit, page.offset],
   );
   return rows.map(toUserPodcastEntry);
 }

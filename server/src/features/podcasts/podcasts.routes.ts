@@ -30,7 +30,7 @@ export function podcastsRoutes(deps: AppDeps): Router {
 
   // Access rules: shared/src/api/podcasts.ts. Others see someone's podcasts only through what
   // matching shows them (shared podcasts), and never the hidden ones.
-  mount(router, api.listUserPodcasts, async ({ params, req }) => listLibrary(req.em, params.userId));
+  mount(router, api.listUserPodcasts, async ({ params, query, req }) => listLibrary(req.em, params.userId, query));
 
   mount(router, api.addUserPodcast, async ({ params, body, req }) => {
     let entry: Awaited<ReturnType<typeof addToLibrary>>;
