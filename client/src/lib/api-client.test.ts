@@ -1,6 +1,7 @@
 import { api } from '@shared/api';
 import { NEW_TOKEN_HEADER, STORAGE_KEYS } from '@shared/constants';
 import { describe, expect, it } from 'vitest';
+import { makeEntry } from '@/features/podcasts/podcast-test-data';
 import { makeSelfUser } from '@/test/fixtures';
 import { jsonResponse, mockFetch } from '@/test/utils';
 import { ApiError, allPagesQuery, apiFetch, apiRequest, endpointQuery, InvalidResponseError } from './api-client';
@@ -144,18 +145,7 @@ describe('query client', () => {
 });
 
 describe('allPagesQuery', () => {
-  const entry = (id: number) => ({
-    id,
-    userId: 5,
-    podcastId: id,
-    episodeCount: null,
-    lastListened: null,
-    hidden: false,
-    timesListened: 0,
-    lastEpisode: null,
-    source: 'manual',
-    podcast: { id, name: `Show ${id}`, creator: null, imageUrl: null, category: null },
-  });
+  const entry = (id: number) => makeEntry({ id, podcast: { id } });
 
   it('reads every page in turn under the plain list URL, keeping an item that moved pages once', async () => {
     writeStoredSession({ token: 't', userId: 5 });
