@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config';
 import type { JobQueue } from './core/jobs/job-queue';
+import type { OutboxRelay } from './core/jobs/outbox';
 import type { Logger } from './core/logger';
 import type { MediaStore } from './core/media';
 import type { RealtimeEmitter } from './core/realtime/emitter';
@@ -16,6 +17,8 @@ export interface AppDeps {
   orm: MikroORM;
   redis: Redis;
   jobs: JobQueue;
+  /** Relays jobs staged in a transaction (core/jobs/outbox.ts); `relay()` after such a commit. */
+  outbox: OutboxRelay;
   sessions: SessionService;
   emitter: RealtimeEmitter;
   badges: BadgePusher;

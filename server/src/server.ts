@@ -5,6 +5,7 @@ import type { AppDeps } from './app-deps';
 import type { AppConfig } from './config';
 import { initOrm } from './core/db/orm';
 import { JobQueue } from './core/jobs/job-queue';
+import { OutboxRelay } from './core/jobs/outbox';
 import { createLogger, type Logger } from './core/logger';
 import { createMediaStore } from './core/media';
 import { createEmitter } from './core/realtime/emitter';
@@ -34,12 +35,14 @@ export async function startServer(
   const emitter = createEmitter(redis);
   const badges = new BadgePusher({ orm, emitter, logger });
   const limits = new RateLimits(redis, { scale: config.rateLimitScale, chatSendLimit: config.chatSendLimit });
+  const jobs = new JobQueue(redis);
   const deps: AppDeps = {
     config,
     orm,
     redis,
     logger,
-    jobs: new JobQueue(redis),
+    jobs,
+    outbox: new OutboxRelay(orm, jobs, logger).start(),
     media: createMediaStore(config.media),
     sessions: new SessionService(config, options.clock),
     emitter,
@@ -65,6 +68,8 @@ export async function startServer(
       await realtime.close();
       server.closeAllConnections();
       await deps.badges.idle();
+      // Staged jobs are relayed by whichever server runs next if Redis cannot take them now.
+      await deps.outbox.close();
       await deps.jobs.close();
       await orm.close();
       await redis.quit().catch(() => undefined);

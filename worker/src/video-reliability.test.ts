@@ -12,6 +12,7 @@ import { JobQueue } from '@server/core/jobs/job-queue';
 import { createProject } from '@server/core/videos/video-projects';
 import { filesUnder } from '@server/test/files';
 import { startTestServer, type TestServer, testEnv, uniqueName, until } from '@server/test/harness';
+import { killRedisProcess, startRedisProcess } from '@server/test/redis-process';
 import { freePort } from '@server/test/spotify-flow';
 import { QUEUES, VIDEO_TEXTS, WORKER_HEARTBEAT } from '@shared/index';
 import { Queue } from 'bullmq';
@@ -39,29 +40,12 @@ describe('video jobs under faults', () => {
   const workers: ChildProcess[] = [];
 
   async function startRedis(): Promise<void> {
-    redisServer = spawn('redis-server', ['--port', String(redisPort), '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
-    const probe = new Redis(redisPort, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
-    probe.on('error', () => undefined);
-    await until(
-      () =>
-        probe.ping().then(
-          () => true,
-          () => false,
-        ),
-      'redis up',
-      10_000,
-    );
-    probe.disconnect();
+    redisServer = await startRedisProcess(redisPort);
   }
 
   async function stopRedis(): Promise<void> {
-    if (!redisServer) return;
-    const server = redisServer;
+    await killRedisProcess(redisServer);
     redisServer = undefined;
-    server.kill('SIGKILL');
-    await exited(server);
   }
 
   /** A shell script standing in for ffmpeg: `prelude` runs first, then the real ffmpeg. */

@@ -11,6 +11,7 @@ import {
   SPEC_DEMO_USERNAME,
 } from '@shared/index';
 import { blockedEitherWay, intArray, lockPair, sql } from '../db/sql';
+import { stageJob } from '../jobs/outbox';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../presenters/user.presenter';
 import type { RealtimeEmitter } from '../realtime/emitter';
 
@@ -231,6 +232,11 @@ export type DecideResult =
 export interface DecideOptions {
   /** Like only if the other side already likes (a demo person's like-back): else refused 'notLiked'. */
   onlyIfTheyLike?: boolean;
+  /**
+   * When a demo person answers this like later: their like-back is staged in the job outbox with this
+   * delay, in the like's transaction, so the like and its answer commit together.
+   */
+  demoReplyDelayMs?: number;
 }
 
 /**
@@ -293,6 +299,14 @@ export async function decide(
       [liked, otherLiked, instantDemo, score, becameMutual, current.id],
     );
     const demoRepliesLater = liked && target.is_demo && !otherLiked;
+    if (demoRepliesLater && options.demoReplyDelayMs !== undefined) {
+      await stageJob(
+        tx,
+        'demoLikeBack',
+        { demoId: targetId, likerId: actorId, intent },
+        { delayMs: options.demoReplyDelayMs },
+      );
+    }
     return {
       ok: true,
       row: row as MatchRecord,

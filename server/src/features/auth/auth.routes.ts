@@ -15,7 +15,8 @@ export function authRoutes(deps: AppDeps): Router {
   if (deps.config.allowDevLogin) {
     mount(router, api.devLogin, async ({ body, req }) => {
       const { user, created } = await devLoginAccount(req.em, body.username);
-      if (created) await deps.jobs.enqueue('avatarGenerate', { userId: user.id });
+      // Created: its portrait is queued from the outbox (staged with the account, auth.service).
+      if (created) await deps.outbox.relay();
       const { token } = await deps.sessions.create(req.em, user.id, req.get('user-agent'));
       return { token, user: toSelfUser(user) };
     });

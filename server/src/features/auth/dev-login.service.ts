@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { User } from '../../core/db/entities';
+import { stageJob } from '../../core/jobs/outbox';
 import { forbidden } from '../../http/errors';
 import { createUser, findByUsername } from '../users/user.service';
 
@@ -23,7 +24,12 @@ async function openOrMake(em: EntityManager, username: string): Promise<{ user: 
   const existing = await findByUsername(em, username);
   if (existing) return { user: existing, created: false };
   try {
-    const user = await createUser(em.fork(), { username, displayName: username, signUpMethod: 'dev_login' });
+    // The account and the job that paints its portrait commit together (the job outbox).
+    const user = await em.fork().transactional(async (tx) => {
+      const made = await createUser(tx, { username, displayName: username, signUpMethod: 'dev_login' });
+      await stageJob(tx, 'avatarGenerate', { userId: made.id });
+      return made;
+    });
     return { user, created: true };
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;

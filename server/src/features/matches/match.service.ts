@@ -37,8 +37,15 @@ export {
  * target that is gone, inactive in the intent or blocked either way (nobody learns which), 409 once
  * unmatched.
  */
-export async function decide(em: EntityManager, actorId: number, targetId: number, intent: Intent, liked: boolean) {
-  const result = await decideRecord(em, actorId, targetId, intent, liked);
+export async function decide(
+  em: EntityManager,
+  actorId: number,
+  targetId: number,
+  intent: Intent,
+  liked: boolean,
+  options: { demoReplyDelayMs?: number } = {},
+) {
+  const result = await decideRecord(em, actorId, targetId, intent, liked, options);
   if (!result.ok) {
     if (result.refused === 'unmatched') throw conflict('You are no longer matched with this person in this intent.');
     throw notFound('User not found.');

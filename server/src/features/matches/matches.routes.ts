@@ -45,15 +45,15 @@ export function matchesRoutes(deps: AppDeps): Router {
   mount(router, api.createMatch, async ({ body, auth, req }) => {
     if (body.user1Id !== auth.userId) throw forbidden('You can only like or pass as yourself.');
     if (body.user2Id === auth.userId) throw badRequest('You cannot like or pass yourself.');
-    const result = await decide(req.em, auth.userId, body.user2Id, body.intent, body.user1Liked);
+    // A demo person (other than SPEC's one) answers later, as a person would (docs/matches.md): the
+    // answer is staged with the like (the job outbox) and relayed after the commit.
+    const result = await decide(req.em, auth.userId, body.user2Id, body.intent, body.user1Liked, {
+      demoReplyDelayMs: replyDelayMs(deps.config.demoReplyDelay),
+    });
+    if (result.demoRepliesLater) await deps.outbox.relay();
     const view = await viewOf(req.em, result.row, auth.userId);
     if (result.becameMutual) await announceMutualMatch(req.em, deps.emitter, result.row, view);
     deps.badges.push(auth.userId, ...(result.becameMutual ? [result.otherId] : []));
-    // A demo person (other than SPEC's one) answers later, as a person would (docs/matches.md).
-    if (result.demoRepliesLater) {
-      const payload = { demoId: result.otherId, likerId: auth.userId, intent: body.intent };
-      await deps.jobs.enqueue('demoLikeBack', payload, { delayMs: replyDelayMs(deps.config.demoReplyDelay) });
-    }
     if (!body.user1Liked) await rememberPass(deps.redis, auth.userId, body.user2Id, body.intent, result.row.id);
     return { ...view, instantDemoMatch: result.instantDemoMatch };
   });

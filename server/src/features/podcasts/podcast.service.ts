@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIBRARY_LIMITS, type PodcastSummary } from '@shared/index';
 import { PODCAST_MERGE_LOCK, storableText } from '../../core/db/entities';
 import { intArray, sql } from '../../core/db/sql';
+import { stageJob } from '../../core/jobs/outbox';
 import { type LibraryRow, toUserPodcastEntry } from '../../core/presenters/podcast.presenter';
 import type { OpmlFeed } from './opml';
 
@@ -40,6 +41,9 @@ export async function removeEntry(em: EntityManager, entryId: number, userId: nu
   const rows = await sql(em, 'delete from user_podcasts where id = ? and user_id = ? returning id', [entryId, userId]);
   return rows.length > 0;
 }
+
+/** Feeds per read job: small enough that progress moves, large enough to keep jobs few. */
+const FEEDS_PER_JOB = 50;
 
 /** How long a queued feed read holds its claim before another import may queue it again. */
 const FETCH_CLAIM_MINUTES = 15;
@@ -186,10 +190,19 @@ export async function importFeeds(em: EntityManager, userId: number, feeds: Opml
         returning id`,
       [intArray(stale), FETCH_CLAIM_MINUTES],
     );
+    // The jobs commit with the entries (the outbox): the feed reads, and the recompute of who
+    // matches this person when their library grew.
+    const staleIds = claimed.map((r) => r.id).sort((a, b) => a - b);
+    const jobIds: string[] = [];
+    for (let i = 0; i < staleIds.length; i += FEEDS_PER_JOB) {
+      const podcastIds = staleIds.slice(i, i + FEEDS_PER_JOB);
+      jobIds.push(await stageJob(tx, 'podcastsSync', { source: 'rss', userId, podcastIds }));
+    }
+    if (added.length > 0) await stageJob(tx, 'matchesRecompute', { scope: 'user', userId });
     return {
       added: added.length,
       alreadyInLibrary: inLibrary.size,
-      staleIds: claimed.map((r) => r.id).sort((a, b) => a - b),
+      jobIds,
       notAdded: overQuota + overLibrary,
       limitNote: limitNote(overQuota, overLibrary),
     };

@@ -1,7 +1,9 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { api } from '@shared/index';
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import multer from 'multer';
 import type { AppDeps } from '../../app-deps';
+import { stageJob } from '../../core/jobs/outbox';
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
 import { OPML_LIMITS, OpmlError, parseOpml } from './opml';
@@ -15,9 +17,6 @@ import {
   setHidden,
 } from './podcast.service';
 
-/** Feeds per sync job: small enough that progress moves, large enough to keep jobs few. */
-const FEEDS_PER_JOB = 50;
-
 const upload = multer({
   storage: multer.memoryStorage(),
   limits: { fileSize: OPML_LIMITS.maxBytes, files: 1, fields: 5, parts: 10 },
@@ -25,8 +24,19 @@ const upload = multer({
 
 export function podcastsRoutes(deps: AppDeps): Router {
   const router = Router();
-  /** Who matches whom depends on libraries: refresh this user's feed candidates. */
-  const libraryChanged = (userId: number) => deps.jobs.enqueue('matchesRecompute', { scope: 'user', userId });
+  /**
+   * A library change and the recompute of who matches this person (matching depends on libraries),
+   * committed together (the job outbox), then relayed to the queue.
+   */
+  const changeLibrary = async <T>(req: Request, userId: number, change: (tx: EntityManager) => Promise<T>) => {
+    const result = await req.em.transactional(async (tx) => {
+      const changed = await change(tx);
+      if (changed) await stageJob(tx, 'matchesRecompute', { scope: 'user', userId });
+      return changed;
+    });
+    await deps.outbox.relay();
+    return result;
+  };
 
   // Access rules: shared/src/api/podcasts.ts. Others see someone's podcasts only through what
   // matching shows them (shared podcasts), and never the hidden ones.
@@ -35,13 +45,12 @@ export function podcastsRoutes(deps: AppDeps): Router {
   mount(router, api.addUserPodcast, async ({ params, body, req }) => {
     let entry: Awaited<ReturnType<typeof addToLibrary>>;
     try {
-      entry = await addToLibrary(req.em, params.userId, body.podcastId);
+      entry = await changeLibrary(req, params.userId, (tx) => addToLibrary(tx, params.userId, body.podcastId));
     } catch (error) {
       if (error instanceof LibraryFullError) throw conflict(error.message);
       throw error;
     }
     if (!entry) throw notFound('Podcast not found.');
-    await libraryChanged(params.userId);
     return entry;
   });
 
@@ -60,13 +69,9 @@ export function podcastsRoutes(deps: AppDeps): Router {
         if (error instanceof OpmlError) throw badRequest(error.message);
         throw error;
       }
+      // The feed reads and the recompute commit with the entries (the job outbox).
       const result = await importFeeds(req.em, params.userId, parsed.feeds);
-      if (result.added > 0) await libraryChanged(params.userId);
-      const jobIds: string[] = [];
-      for (let i = 0; i < result.staleIds.length; i += FEEDS_PER_JOB) {
-        const podcastIds = result.staleIds.slice(i, i + FEEDS_PER_JOB);
-        jobIds.push(await deps.jobs.enqueue('podcastsSync', { source: 'rss', userId: params.userId, podcastIds }));
-      }
+      await deps.outbox.relay();
       return {
         feeds: parsed.feeds.length,
         added: result.added,
@@ -74,7 +79,7 @@ export function podcastsRoutes(deps: AppDeps): Router {
         skipped: parsed.skipped,
         notAdded: result.notAdded,
         limitNote: result.limitNote,
-        jobIds,
+        jobIds: result.jobIds,
       };
     },
     [
@@ -95,15 +100,14 @@ export function podcastsRoutes(deps: AppDeps): Router {
 
   // Someone else's entry answers 404 (access rule), so hidden entries do not leak.
   mount(router, api.updateUserPodcast, async ({ entry, body, auth, req }) => {
-    const updated = await setHidden(req.em, entry.id, auth.userId, body.hidden);
+    const updated = await changeLibrary(req, auth.userId, (tx) => setHidden(tx, entry.id, auth.userId, body.hidden));
     if (!updated) throw notFound('Podcast entry not found.');
-    await libraryChanged(auth.userId);
     return updated;
   });
 
   mount(router, api.removeUserPodcast, async ({ entry, auth, req }) => {
-    if (!(await removeEntry(req.em, entry.id, auth.userId))) throw notFound('Podcast entry not found.');
-    await libraryChanged(auth.userId);
+    const removed = await changeLibrary(req, auth.userId, (tx) => removeEntry(tx, entry.id, auth.userId));
+    if (!removed) throw notFound('Podcast entry not found.');
     return { ok: true as const };
   });
 

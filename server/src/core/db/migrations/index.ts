@@ -16,6 +16,7 @@ import { Migration20261124100000 } from './Migration20261124100000';
 import { Migration20261124110000 } from './Migration20261124110000';
 import { Migration20261124120000 } from './Migration20261124120000';
 import { Migration20261124130000 } from './Migration20261124130000';
+import { Migration20261124140000 } from './Migration20261124140000';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124110000', class: Migration20261124110000 },
   { name: 'Migration20261124120000', class: Migration20261124120000 },
   { name: 'Migration20261124130000', class: Migration20261124130000 },
+  { name: 'Migration20261124140000', class: Migration20261124140000 },
 ];
