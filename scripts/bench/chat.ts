@@ -7,6 +7,7 @@
 // a target is missed. Usage: npm run bench:chat (docs/performance.md)
 // Knobs: BENCH_CLIENTS=1000 BENCH_RATE=200 BENCH_SECONDS=30 BENCH_WARMUP_SECONDS=5
 // BENCH_GRACE_SECONDS=5 BENCH_DRIVERS=1 BENCH_ONLY=relay (the relay path alone) BENCH_SERVER_NODE_ARGS
+// BENCH_INSTANCES=1 (both people of each pair on one server instance, to compare with two)
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -44,6 +45,8 @@ const GRACE_SECONDS = Number(process.env.BENCH_GRACE_SECONDS ?? 5);
  * stays under 1 ms at p99; a second process only adds one more to share the two cores.
  */
 const DRIVERS = Math.max(1, Math.min(PAIRS, Number(process.env.BENCH_DRIVERS ?? 1)));
+/** 2: A and B of each pair on different instances (every message crosses); 1: both on one instance. */
+const INSTANCES = process.env.BENCH_INSTANCES === '1' ? 1 : 2;
 /** Requests in flight while making people and matches (not measured). */
 const SETUP_CONCURRENCY = 16;
 /** Sockets connecting at once per driver. */
@@ -784,9 +787,10 @@ async function startChatServers(services: LocalStack, redisUrl: string) {
   if (!configText.includes('CHAT_SEND_LIMIT')) {
     log('warning: server/src/config.ts reads no CHAT_SEND_LIMIT; the servers keep their own send limit');
   }
-  const ports = [await freePort(), await freePort()];
-  const urls = ports.map((port) => `http://127.0.0.1:${port}`) as [string, string];
-  /** Starts both instances (again: the same ports) and waits until they serve. */
+  const ports = INSTANCES === 1 ? [await freePort()] : [await freePort(), await freePort()];
+  // With one instance, A and B both use it.
+  const urls = [0, 1].map((i) => `http://127.0.0.1:${ports[Math.min(i, ports.length - 1)]}`) as [string, string];
+  /** Starts the instances (again: the same ports) and waits until they serve. */
   const launch = async () => {
     const servers = ports.map((port, i) =>
       startChild(
@@ -851,7 +855,7 @@ async function waitForServing(url: string, child: ChildProcess, timeoutMs = 60_0
 
 /** The bare relay: two child processes on the same Redis. */
 async function startRelays(redisUrl: string) {
-  const ports = [await freePort(), await freePort()];
+  const ports = INSTANCES === 1 ? [await freePort()] : [await freePort(), await freePort()];
   const relays = ports.map((port, i) =>
     startChild(`relay-${i + 1}`, 'scripts/bench/chat/relay.ts', {
       ...process.env,
@@ -860,7 +864,7 @@ async function startRelays(redisUrl: string) {
       RELAY_NAME: `relay-${i + 1}`,
     }),
   );
-  const urls = ports.map((port) => `http://127.0.0.1:${port}`) as [string, string];
+  const urls = [0, 1].map((i) => `http://127.0.0.1:${ports[Math.min(i, ports.length - 1)]}`) as [string, string];
   await Promise.all(relays.map((r, i) => waitForHealthy(urls[i] as string, r.child)));
   await shutdown.parkIfStopping();
   return { relays, urls };
@@ -1014,6 +1018,9 @@ try {
       duplicated: chat.duplicated,
       failed_acks: chat.failedAcks,
       server_rss_mb: round(serverRss, 1),
+      instances: INSTANCES,
+      // Messages each instance took in per second (every send is stored and announced once).
+      per_instance_rate: round(chat.sent / SECONDS / INSTANCES, 1),
       clients: CLIENTS,
       rate: RATE,
       seconds: SECONDS,
