@@ -24,6 +24,9 @@ export interface RunningServer {
 }
 
 /** Builds every dependency, the app and Socket.IO, and listens. Used by main.ts and tests. */
+/** How long a shutdown waits for the requests in progress. */
+const DRAIN_MS = 5000;
+
 export async function startServer(
   config: AppConfig,
   logger: Logger = createLogger('server', config.logLevel),
@@ -52,6 +55,12 @@ export async function startServer(
   };
   const app = createApp(deps);
   const server = http.createServer(app);
+  // Requests being answered now, so a shutdown lets them finish (a send acknowledged is a send stored).
+  let inFlight = 0;
+  server.on('request', (_req, res) => {
+    inFlight++;
+    res.once('close', () => inFlight--);
+  });
   const realtime = createRealtime(server, deps, app.get('trust proxy fn'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -65,6 +74,12 @@ export async function startServer(
     io: realtime.io,
     url: `http://localhost:${port}`,
     async close() {
+      // Graceful: take no new connections, let the requests in progress finish (at most
+      // DRAIN_MS), then close the sockets (their clients reconnect to another instance).
+      server.close();
+      server.closeIdleConnections();
+      const drainUntil = Date.now() + DRAIN_MS;
+      while (inFlight > 0 && Date.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 20));
       await realtime.close();
       server.closeAllConnections();
       await deps.badges.idle();

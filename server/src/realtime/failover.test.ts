@@ -5,10 +5,13 @@
 // stored or shown twice.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Message } from '@shared/index';
 import { io as connectSocket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { INSTANCE_COOKIE, type LocalProxy, startLocalProxy } from '../../../scripts/lib/local-proxy';
+import { initOrm } from '../core/db/orm';
+import { sql } from '../core/db/sql';
 import { mutualPair, type Person } from '../test/chat-flow';
 import { TestClient, type TestSocket, testEnv, until } from '../test/harness';
 import { freePort } from '../test/spotify-flow';
@@ -36,15 +39,19 @@ describe('a server instance killed under chat load', () => {
   const servers: ChildProcess[] = [];
   let proxy: LocalProxy;
   let client: TestClient;
+  let orm: MikroORM;
+  const db = () => orm.em.fork();
 
   beforeAll(async () => {
     const ports = [await freePort(), await freePort()];
     servers.push(...(await Promise.all(ports.map(startServerProcess))));
     proxy = await startLocalProxy({ port: 0, host: '127.0.0.1', targets: ports, log: () => undefined });
     client = new TestClient(`http://127.0.0.1:${proxy.port}`);
+    orm = await initOrm(inject('databaseUrl'));
   });
 
   afterAll(async () => {
+    await orm?.close();
     await proxy?.close();
     for (const child of servers) {
       if (child.exitCode === null && child.signalCode === null) {
@@ -169,5 +176,36 @@ describe('a server instance killed under chat load', () => {
     expect(receivers.every((r) => r.counts().reconnects > 0 && r.socket.connected)).toBe(true);
     expect(proxy.up()).toEqual([1]);
     for (const r of receivers) r.socket.disconnect();
+  });
+
+  it('SIGTERM with sends in flight: the instance finishes them, exits 0, and every acknowledged send is stored', async () => {
+    const { a, b, matchId } = await mutualPair(client);
+    const live = servers[1] as ChildProcess;
+    const exit = new Promise<number | null>((resolve) => live.once('exit', (code) => resolve(code)));
+    const sends = Array.from({ length: 40 }, (_, k) =>
+      client
+        .call('POST', '/api/messages', {
+          token: a.token,
+          headers: on(1),
+          body: { matchId, senderId: a.id, content: `t${k}`, clientId: randomUUID() },
+        })
+        .then(
+          (res) => (res.status === 201 ? (res.json as Message).id : null),
+          () => null,
+        ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const stoppedAt = Date.now();
+    live.kill('SIGTERM');
+    const acked = (await Promise.all(sends)).filter((id): id is number => id !== null);
+    expect(await exit).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    // Read straight from the database: no server is left.
+    const rows = await sql<{ id: number }>(db(), 'select id from messages where match_id = ?', [matchId]);
+    const stored = new Set(rows.map((r) => r.id));
+    console.log(`sigterm: sends 40, acknowledged ${acked.length}, stored ${stored.size}`);
+    expect(acked.length).toBeGreaterThan(0);
+    for (const id of acked) expect(stored.has(id)).toBe(true);
+    expect(b.id).toBeGreaterThan(0);
   });
 });
