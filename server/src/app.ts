@@ -2,7 +2,7 @@ import { LIMITS } from '@shared/index';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { AppDeps } from './app-deps';
-import { LocalMediaStore } from './core/media';
+import { LocalMediaStore, S3MediaStore } from './core/media';
 import { accountRoutes } from './features/account/account.routes';
 import { artworkRoutes } from './features/artwork/artwork.routes';
 import { authRoutes } from './features/auth/auth.routes';
@@ -61,8 +61,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(accountRoutes(deps));
   app.use('/api', apiNotFound);
 
-  // Local media (docs/media.md): valid media keys only, cached for a year (names never change content).
-  if (deps.media instanceof LocalMediaStore) app.use('/media', serveMedia(deps.media));
+  // Media from the directory or the bucket (docs/media.md): valid keys only, cached for a year (names never change content).
+  if (deps.media instanceof LocalMediaStore || deps.media instanceof S3MediaStore)
+    app.use('/media', serveMedia(deps.media));
   else app.use('/media', (_req, _res, next) => next(notFound('No such file.')));
   serveClient(app, deps.config.clientDistDir);
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from './core/artwork/image-proxy-config';
 import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
-import type { MediaSettings } from './core/media';
+import { loadMediaSettings, MediaEnvSchema } from './core/media';
 import { loadSpotifyConfig } from './core/spotify/spotify-config';
 
 const bool = z
@@ -27,8 +27,8 @@ const EnvSchema = ImageProxyEnvSchema.extend({
   TOKEN_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
   /** A login ends this many days after it began, however often its token was rotated. */
   TOKEN_MAX_LIFETIME_DAYS: z.coerce.number().positive().default(90),
-  // Where pictures and avatars are stored (docs/media.md): `local` = files under MEDIA_DIR.
-  MEDIA_DRIVER: z.enum(['local']).default('local'),
+  // Where pictures and avatars are stored (docs/media.md): `local` = files under MEDIA_DIR, `s3` = a bucket (S3_*).
+  MEDIA_DRIVER: MediaEnvSchema.shape.MEDIA_DRIVER,
   MEDIA_DIR: z.string().default('.data/media'),
   CLIENT_DIST_DIR: z.string().default('client/dist'),
   /**
@@ -120,7 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     tokenRotationGraceMs: e.TOKEN_ROTATION_GRACE_SECONDS * 1000,
     tokenMaxLifetimeMs: e.TOKEN_MAX_LIFETIME_DAYS * 24 * 3600 * 1000,
     mediaDir: path.resolve(e.MEDIA_DIR),
-    media: { driver: e.MEDIA_DRIVER, dir: path.resolve(e.MEDIA_DIR) } satisfies MediaSettings,
+    // The same settings in server and worker: both build the same store (core/media/media-config.ts).
+    media: loadMediaSettings(env),
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
     healthToken: e.HEALTH_TOKEN,

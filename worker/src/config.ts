@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from '@server/core/artwork/image-proxy-config';
-import type { MediaSettings } from '@server/core/media';
+import { loadMediaSettings, MediaEnvSchema } from '@server/core/media';
 import { loadSpotifyConfig } from '@server/core/spotify/spotify-config';
 import { QUEUES } from '@shared/index';
 import { z } from 'zod';
@@ -18,8 +18,8 @@ const concurrency = z.coerce.number().int().min(1).max(64);
 const EnvSchema = z.object({
   DATABASE_URL: z.string().url(),
   REDIS_URL: z.string().url(),
-  /** Where pictures and avatars are stored (docs/media.md): `local` = files under MEDIA_DIR. */
-  MEDIA_DRIVER: z.enum(['local']).default('local'),
+  /** Where pictures and avatars are stored (docs/media.md): `local` = files under MEDIA_DIR, `s3` = a bucket (S3_*). */
+  MEDIA_DRIVER: MediaEnvSchema.shape.MEDIA_DRIVER,
   MEDIA_DIR: z.string().default('.data/media'),
   /** The queues this process serves (its role), comma-separated; all of them when unset. */
   WORKER_QUEUES: z
@@ -75,7 +75,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     mediaDir: path.resolve(e.MEDIA_DIR),
-    media: { driver: e.MEDIA_DRIVER, dir: path.resolve(e.MEDIA_DIR) } satisfies MediaSettings,
+    // The same settings in server and worker: both build the same store (core/media/media-config.ts).
+    media: loadMediaSettings(env),
     /** This process's role: which queues it serves, and how many jobs of each at once. */
     queues: e.WORKER_QUEUES,
     concurrency: {

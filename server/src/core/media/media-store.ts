@@ -1,8 +1,8 @@
 // Where uploaded and generated media live (docs/media.md). Server and worker share one interface;
-// the local-directory driver is the default and an object-store driver can replace it later.
+// the local-directory driver is the default, the S3 driver (s3-media-store.ts) stores in a bucket.
 import { randomBytes } from 'node:crypto';
 
-/** The public path every stored file is served under (by the server for the local driver). */
+/** The public path every stored file is served under (by the server, unless MEDIA_PUBLIC_URL says otherwise). */
 export const MEDIA_URL_PREFIX = '/media/';
 
 /**
@@ -18,6 +18,21 @@ export type MediaFolder = 'pictures' | 'avatars' | 'videos' | 'incoming';
 const KEY_PATTERN = /^(pictures|avatars|videos|incoming)\/[A-Za-z0-9_-]{1,100}\.(webp|png|jpg|mp4|webm|mkv|avi)$/;
 
 export const isMediaKey = (key: string): boolean => KEY_PATTERN.test(key);
+
+/** The type every served file gets, fixed by its extension (never taken from the upload or the store). */
+const CONTENT_TYPES: Record<string, string> = {
+  webp: 'image/webp',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  mp4: 'video/mp4',
+};
+
+/** The content type of a key by its extension; octet-stream for uploaded originals of other kinds. */
+export const mediaContentType = (key: string): string =>
+  CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+
+/** Names never change content (every new picture gets a new random name): cache for a year. */
+export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** A key the public may load: not an unprocessed upload. */
 export const isPublicMediaKey = (key: string): boolean => isMediaKey(key) && !key.startsWith('incoming/');
