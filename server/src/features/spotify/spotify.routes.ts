@@ -2,6 +2,7 @@ import { api, rooms, SPOTIFY_CONNECT_TEXTS, SPOTIFY_SIGN_IN_TEXTS } from '@share
 import { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { UserSchema } from '../../core/db/entities';
+import { stageJob } from '../../core/jobs/outbox';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import {
   authorizeUrl,
@@ -160,10 +161,14 @@ export function spotifyRoutes(deps: AppDeps): Router {
     }
 
     const { user, created } = await findOrCreateSpotifyUser(em, profile);
-    storeTokens(user, tokens, config.tokenKey);
-    await em.flush();
-    if (created) await deps.jobs.enqueue('avatarGenerate', { userId: user.id });
-    await deps.jobs.enqueue('podcastsSync', { source: 'spotify', userId: user.id });
+    // The tokens and the jobs that use them commit together (the job outbox).
+    await em.transactional(async (tx) => {
+      const managed = await tx.findOneOrFail(UserSchema, user.id);
+      storeTokens(managed, tokens, config.tokenKey);
+      if (created) await stageJob(tx, 'avatarGenerate', { userId: user.id });
+      await stageJob(tx, 'podcastsSync', { source: 'spotify', userId: user.id });
+    });
+    await deps.outbox.relay();
     // The SPA needs a bearer token; a one-time code keeps it out of the URL and history, and the
     // cookie binds the code to this browser (a code sent to someone else signs nobody in).
     const browserSecret = randomSecret();
@@ -199,20 +204,23 @@ export function spotifyRoutes(deps: AppDeps): Router {
       deps.logger.warn(`spotify connect refused: started by user ${pending.userId}, claimed by ${auth.userId}`);
       throw forbidden(SPOTIFY_CONNECT_TEXTS.otherAccount);
     }
-    const em = req.em;
-    const user = await em.findOne(UserSchema, auth.userId);
-    if (!user) throw notFound('User not found.');
-    const holder = await em.findOne(UserSchema, { spotifyId: pending.spotifyId });
-    if (holder && holder.id !== user.id) throw conflict(SPOTIFY_CONNECT_TEXTS.inUse);
-    // Another Spotify account than before: its entries are not this account's library.
-    if (user.spotifyId && user.spotifyId !== pending.spotifyId) await deleteSpotifyEntries(em, user.id);
-    user.spotifyId = pending.spotifyId;
-    // Encrypted for this user at the callback.
-    user.spotifyAccessToken = pending.accessToken;
-    user.spotifyRefreshToken = pending.refreshToken;
-    user.spotifyTokenExpiry = new Date(pending.expiresAt);
-    await em.flush();
-    await deps.jobs.enqueue('podcastsSync', { source: 'spotify', userId: user.id });
+    // The link and the first sync commit together (the job outbox).
+    const user = await req.em.transactional(async (tx) => {
+      const linked = await tx.findOne(UserSchema, auth.userId);
+      if (!linked) throw notFound('User not found.');
+      const holder = await tx.findOne(UserSchema, { spotifyId: pending.spotifyId });
+      if (holder && holder.id !== linked.id) throw conflict(SPOTIFY_CONNECT_TEXTS.inUse);
+      // Another Spotify account than before: its entries are not this account's library.
+      if (linked.spotifyId && linked.spotifyId !== pending.spotifyId) await deleteSpotifyEntries(tx, linked.id);
+      linked.spotifyId = pending.spotifyId;
+      // Encrypted for this user at the callback.
+      linked.spotifyAccessToken = pending.accessToken;
+      linked.spotifyRefreshToken = pending.refreshToken;
+      linked.spotifyTokenExpiry = new Date(pending.expiresAt);
+      await stageJob(tx, 'podcastsSync', { source: 'spotify', userId: linked.id });
+      return linked;
+    });
+    await deps.outbox.relay();
     deps.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
     return spotifyStatus(config, user);
   });
@@ -236,7 +244,9 @@ export function spotifyRoutes(deps: AppDeps): Router {
     if (!user) throw notFound('User not found.');
     if (!config.configured) throw conflict('Spotify is not configured on this server.');
     if (!hasTokens(user)) throw conflict('Spotify is not connected. Connect Spotify first.');
-    const jobId = await deps.jobs.enqueue('podcastsSync', { source: 'spotify', userId: user.id });
+    // Through the outbox: with Redis away the refresh is queued later instead of failing.
+    const jobId = await stageJob(req.em, 'podcastsSync', { source: 'spotify', userId: user.id });
+    await deps.outbox.relay();
     return { jobId };
   });
 
@@ -244,8 +254,9 @@ export function spotifyRoutes(deps: AppDeps): Router {
   mount(router, api.spotifyDisconnect, async ({ params, req }) => {
     const user = await req.em.findOne(UserSchema, params.userId);
     if (!user) throw notFound('User not found.');
+    // The recompute of who matches this person commits with the removed entries (the job outbox).
     await disconnectSpotify(deps, req.em, user);
-    await deps.jobs.enqueue('matchesRecompute', { scope: 'user', userId: user.id });
+    await deps.outbox.relay();
     return { ok: true as const };
   });
 

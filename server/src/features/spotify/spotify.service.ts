@@ -5,6 +5,7 @@ import { LIMITS, rooms, type SpotifyStatus } from '@shared/index';
 import type { Redis } from 'ioredis';
 import type { AppDeps } from '../../app-deps';
 import { type User, UserPodcastSchema, UserSchema } from '../../core/db/entities';
+import { stageJob } from '../../core/jobs/outbox';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import type { SpotifyProfile } from '../../core/spotify/spotify-client';
 import type { SpotifyConfig } from '../../core/spotify/spotify-config';
@@ -199,6 +200,8 @@ export async function disconnectSpotify(deps: Pick<AppDeps, 'emitter'>, em: Enti
     clearTokens(managed);
     managed.lastSpotifySync = null;
     await deleteSpotifyEntries(tx, user.id);
+    // Who matches this person changes with the entries gone.
+    await stageJob(tx, 'matchesRecompute', { scope: 'user', userId: user.id });
   });
   await em.refresh(user);
   deps.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
