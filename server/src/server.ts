@@ -9,6 +9,7 @@ import { OutboxRelay } from './core/jobs/outbox';
 import { createLogger, type Logger } from './core/logger';
 import { createMediaStore } from './core/media';
 import { createEmitter } from './core/realtime/emitter';
+import { watchRedis } from './core/realtime/watch-redis';
 import { type Clock, SessionService } from './features/auth/session.service';
 import { ChatService } from './features/chat/chat.service';
 import { BadgePusher } from './features/matches/badges.service';
@@ -35,6 +36,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   const orm = await initOrm(config.databaseUrl);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+  // Redis away (a restart, a failover): commands fail and ioredis reconnects; log it, never crash.
+  watchRedis(redis, 'redis', logger);
   const emitter = createEmitter(redis);
   const badges = new BadgePusher({ orm, emitter, logger });
   const limits = new RateLimits(redis, { scale: config.rateLimitScale, chatSendLimit: config.chatSendLimit });

@@ -7,6 +7,7 @@ import proxyaddr from 'proxy-addr';
 import { Server, type Socket } from 'socket.io';
 import type { Logger } from '../core/logger';
 import type { RealtimeEmitter } from '../core/realtime/emitter';
+import { watchRedis } from '../core/realtime/watch-redis';
 import type { SessionService } from '../features/auth/session.service';
 import type { ChatService } from '../features/chat/chat.service';
 import { ChatRealtime } from '../features/chat/chat.socket';
@@ -37,6 +38,8 @@ export function createRealtime(
   const io: IoServer = new Server(httpServer, { serveClient: false, maxHttpBufferSize: 64 * 1024 });
   const pub = deps.redis.duplicate();
   const sub = deps.redis.duplicate();
+  watchRedis(pub, 'socket adapter (pub)', deps.logger);
+  watchRedis(sub, 'socket adapter (sub)', deps.logger);
   io.adapter(createAdapter(pub, sub));
   const chat = new ChatRealtime(io, deps);
 

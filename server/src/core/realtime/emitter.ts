@@ -4,9 +4,16 @@ import type { Redis } from 'ioredis';
 
 export type RealtimeEmitter = Emitter<ServerToClientEvents>;
 
-/** Emits to sockets on any server through Redis; used after a change is committed. */
+/**
+ * Emits to sockets on any server through Redis; used after a change is committed. An event published
+ * while Redis is away is lost (clients catch up by seq, docs/chat.md), never an unhandled rejection
+ * that would take the process down: the emitter does not await its publishes.
+ */
 export function createEmitter(redis: Redis): RealtimeEmitter {
-  return new Emitter<ServerToClientEvents>(redis);
+  const publisher = {
+    publish: (channel: string, message: string | Buffer) => redis.publish(channel, message).catch(() => 0),
+  };
+  return new Emitter<ServerToClientEvents>(publisher as unknown as Redis);
 }
 
 /** Ends every socket of these sessions, on every server. */
