@@ -1,5 +1,6 @@
 // `npm start`: local services (unless DATABASE_URL / REDIS_URL are set), migrations and demo data,
 // the client build, then the server and the worker. Ctrl-C or SIGTERM stops everything in order.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareDatabase } from '@server/core/db/prepare-database';
@@ -23,6 +24,25 @@ let stack: LocalStack | undefined;
 let proxy: LocalProxy | undefined;
 const children: AppProcess[] = [];
 let stopping = false;
+
+/**
+ * Spotify tokens need TOKEN_ENCRYPTION_KEY whenever SPOTIFY_CLIENT_ID is set (docs/spotify.md). For a
+ * local run with Spotify credentials in .env and no key, one is made once per data directory
+ * (readable by this user only, like postgres.password), so stored tokens survive restarts. Production
+ * keeps the startup error: there the key is the operator's to manage.
+ */
+function localTokenKey(): string | undefined {
+  const given = process.env.TOKEN_ENCRYPTION_KEY?.trim();
+  const production = (process.env.NODE_ENV ?? 'development') === 'production';
+  if (given || !process.env.SPOTIFY_CLIENT_ID?.trim() || production) return given || undefined;
+  const file = path.join(dataDir, 'token-encryption.key');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+    log(`Made a TOKEN_ENCRYPTION_KEY for Spotify tokens in ${file}`);
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
 
 function instanceCount(name: string): number {
   const text = process.env[name] ?? '1';
@@ -83,6 +103,7 @@ try {
     REDIS_URL: redisUrl,
     PORT: String(port),
     MEDIA_DIR: process.env.MEDIA_DIR ?? path.join(dataDir, 'media'),
+    TOKEN_ENCRYPTION_KEY: localTokenKey(),
   };
   if (serverInstances === 1) {
     children.push(startAppProcess('server', env, runDir));

@@ -66,8 +66,8 @@ export function RequireAuth() {
   if (status === 'anonymous') return <Navigate to="/login" replace />;
   if (status === 'unreachable') return <UnreachableScreen />;
   if (status === 'unknown') return <LoadingScreen />;
-  // The query goes along: the Spotify connection returns to /profile?spotify=..., which the wizard's
-  // step 4 (the same Spotify card) then reports.
+  // The query goes along: the Spotify connection returns to /profile?spotify_connect=<code> (or
+  // ?spotify_error=), which the wizard's step 4 (the same Spotify card) then claims or reports.
   if (user && !user.setupComplete && needsSetupRedirect(pathname)) {
     return <Navigate to={{ pathname: '/setup', search }} replace />;
   }

@@ -318,4 +318,36 @@ describe('Spotify connect -> podcasts.sync in the worker -> library, against the
     expect(status.json).toMatchObject({ connected: false });
     expect((await server.call('POST', `/api/users/${me.user.id}/spotify/sync`, { token: me.token })).status).toBe(409);
   });
+
+  it("someone else's token ciphertexts copied onto a row do not decrypt there: nothing is read, reconnect", async () => {
+    // The victim is connected; the attacker (say, with write access to their own row) copies the
+    // victim's stored tokens onto it and asks for a sync.
+    const acc = account(2, 0);
+    const victim = await connected(acc);
+    const attacker = await server.login();
+    const socket = await server.socket(attacker.token);
+    const fork = em();
+    const stolen = await fork.findOneOrFail(UserSchema, victim.me.user.id);
+    const row = await fork.findOneOrFail(UserSchema, attacker.user.id);
+    row.spotifyAccessToken = stolen.spotifyAccessToken;
+    row.spotifyRefreshToken = stolen.spotifyRefreshToken;
+    row.spotifyTokenExpiry = stolen.spotifyTokenExpiry;
+    await fork.flush();
+
+    const mark = standIn.requests.length;
+    const updated = nextEvent(socket, 'user:updated', (u) => !u.spotifyConnected);
+    const event = await sync(attacker.token, attacker.user.id, socket);
+    expect(event.state).toBe('failed');
+    expect(event.error?.code).toBe('spotify_reconnect');
+    await updated;
+    // Not one call reached Spotify with the victim's tokens, and the attacker got nothing of theirs.
+    expect(standIn.requests.slice(mark)).toEqual([]);
+    expect(await em().count(UserPodcastSchema, { userId: attacker.user.id })).toBe(0);
+    const after = await em().findOneOrFail(UserSchema, attacker.user.id);
+    expect(after.spotifyAccessToken).toBeNull();
+    expect(after.spotifyRefreshToken).toBeNull();
+    // The victim's own connection is untouched.
+    const own = await em().findOneOrFail(UserSchema, victim.me.user.id);
+    expect(own.spotifyRefreshToken).toBe(stolen.spotifyRefreshToken);
+  });
 });

@@ -130,6 +130,7 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     for (const path of [`/api/users/${user.id}`, `/api/users/${user.id}/spotify`, `/api/users/${user.id}/export`]) {
       const res = await server.call('GET', path, { token: second.login.token });
       expect(res.status).toBe(200);
+      expect(res.text).not.toMatch(/spotify(Access|Refresh)Token/);
       expectNoSecrets(res.text, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
     }
   });
@@ -208,7 +209,11 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect(ticket.status).toBe(200);
     expect(ticket.json.url).toMatch(/^\/api\/spotify\/login\?ticket=[\w-]+$/);
 
-    const { final, finish } = await connectSpotify(server.url, me.token);
+    const { final, finish, browser } = await connectSpotify(server.url, me.token);
+    // Connect asks for the same consent page and scopes as sign-in.
+    const authorize = new URL(browser.hops.find((h) => h.location?.startsWith(standIn.url))?.location ?? '');
+    expect(authorize.searchParams.get('show_dialog')).toBe('true');
+    expect(authorize.searchParams.get('scope')).toBe('user-library-read user-read-playback-position');
     expect(final.pathname).toBe('/profile');
     expect(final.searchParams.get('spotify_connect')).toMatch(/^[\w-]{43}$/);
     expect(finish?.status).toBe(200);
