@@ -74,7 +74,11 @@ interface PgUser {
   gid: number;
 }
 
-async function startPostgres(options: LocalStackOptions) {
+/**
+ * The embedded PostgreSQL alone (startLocalStack starts it with Redis). `crash()` is an immediate
+ * shutdown (SIGQUIT: no checkpoint, crash recovery on the next start), for fault tests.
+ */
+export async function startPostgres(options: LocalStackOptions) {
   const pgUser = isRoot ? ensurePostgresUser() : undefined;
   const binRoot = preparePostgresBinaries(pgUser, options);
   const dataDir = preparePostgresDataDir(pgUser, options);
@@ -133,6 +137,7 @@ async function startPostgres(options: LocalStackOptions) {
     { ...ids, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   const stop = () => stopChild(child, 'SIGINT', 'PostgreSQL', options.log);
+  const crash = () => stopChild(child, 'SIGQUIT', 'PostgreSQL', options.log);
   await waitForOutput(child, /ready to accept connections/, 'PostgreSQL', 60_000);
   options.log(`PostgreSQL ready on 127.0.0.1:${port}`);
 
@@ -143,7 +148,7 @@ async function startPostgres(options: LocalStackOptions) {
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url, stop, crash };
 }
 
 function ensurePostgresUser(): PgUser {

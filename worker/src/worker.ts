@@ -5,6 +5,7 @@ import { ormConfig } from '@server/core/db/orm-config';
 import { JobQueue } from '@server/core/jobs/job-queue';
 import type { Logger } from '@server/core/logger';
 import { createMediaStore } from '@server/core/media';
+import { watchRedis } from '@server/core/realtime/watch-redis';
 import { queueDemoIntros } from '@server/core/videos/demo-intros';
 import {
   JobError,
@@ -47,6 +48,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
   // BullMQ workers block on Redis; they need unlimited retries per request.
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  watchRedis(connection, 'redis', logger);
   const emitter = new Emitter<ServerToClientEvents>(connection);
   const followUps = new JobQueue(connection);
   const media = createMediaStore(config.media);
@@ -165,13 +167,44 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     id,
     async close() {
       clearInterval(timer);
-      // Lets running jobs finish; unfinished ones are picked up again by another worker.
-      await Promise.all(workers.map((w) => w.close()));
-      shutdown.abort();
-      await followUps.close();
-      for (const key of beatKeys) await connection.zrem(key, id).catch(() => undefined);
+      // Lets running jobs finish; unfinished ones are picked up again by another worker. Without
+      // Redis (stopped in the same shutdown), BullMQ cannot record a finished job and would wait
+      // for it until killed: then stop at once; those jobs run again after the restart (handlers are
+      // idempotent: a video project is completed once).
+      if (await settlesWithRedis(Promise.all(workers.map((w) => w.close())), connection)) {
+        shutdown.abort();
+        await followUps.close();
+        for (const key of beatKeys) await connection.zrem(key, id).catch(() => undefined);
+      } else {
+        logger.warn('shutdown: Redis is unreachable; the jobs in progress run again after a restart');
+        shutdown.abort();
+      }
       connection.disconnect();
       await orm.close();
     },
   };
+}
+
+/** True once `work` settles; false once Redis has been unreachable for `goneMs` while waiting. */
+async function settlesWithRedis(work: Promise<unknown>, redis: Redis, goneMs = 2000): Promise<boolean> {
+  let settled = false;
+  const done = work.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  let goneSince: number | undefined;
+  while (!settled) {
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 250))]);
+    if (settled) break;
+    if (redis.status === 'ready') goneSince = undefined;
+    else {
+      goneSince ??= Date.now();
+      if (Date.now() - goneSince >= goneMs) return false;
+    }
+  }
+  return true;
 }

@@ -23,14 +23,16 @@ interface BodyParserError {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const body = toErrorBody(error);
-    if (body.status >= 500) logger.error(`${req.method} ${req.originalUrl} failed`, error);
+    if (body.status === 503) logger.warn(`${req.method} ${req.originalUrl}: the database is unavailable`);
+    else if (body.status >= 500) logger.error(`${req.method} ${req.originalUrl} failed`, error);
     if (res.headersSent) return;
     if (error instanceof HttpError && error.headers) res.set(error.headers);
+    if (body.headers) res.set(body.headers);
     res.status(body.status).json(body.body);
   };
 }
 
-function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
+export function toErrorBody(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (error instanceof HttpError) {
     return {
       status: error.status,
@@ -41,6 +43,17 @@ function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
   // like or a message): what it pointed at no longer exists.
   if (isForeignKeyViolation(error) || error instanceof PersonGoneError) {
     return { status: 404, body: { error: 'not_found', message: 'That no longer exists.' } };
+  }
+  // PostgreSQL restarting or unreachable: nothing was done, and trying again shortly will work.
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      headers: { 'Retry-After': '2' },
+      body: {
+        error: 'service_unavailable',
+        message: 'The service is briefly unavailable. Please try again in a moment.',
+      },
+    };
   }
   const parserError = error as BodyParserError;
   switch (parserError?.type) {
@@ -70,4 +83,25 @@ function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
 function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
   return code === '23503';
+}
+
+const DATABASE_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03']);
+const DATABASE_DOWN_MESSAGES =
+  /Connection terminated|Timeout acquiring a connection|terminating connection due to|the database system is (starting up|shutting down|in recovery mode)/;
+
+/**
+ * The database cannot be reached or is restarting (shutdown, crash recovery, class 08 connection
+ * exceptions), as the driver, knex's pool or MikroORM (which keeps the cause) report it.
+ */
+function isDatabaseUnavailable(error: unknown): boolean {
+  for (
+    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    depth++
+  ) {
+    if (typeof e.code === 'string' && (DATABASE_DOWN_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+    if (typeof e.message === 'string' && DATABASE_DOWN_MESSAGES.test(e.message)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }

@@ -3,7 +3,7 @@
 // instance that dies. Their clients reconnect through the proxy to the other instance and catch up by
 // seq; senders retry refused sends with the same clientId. Nothing acknowledged is lost, nothing is
 // stored or shown twice.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Message } from '@shared/index';
@@ -12,28 +12,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { INSTANCE_COOKIE, type LocalProxy, startLocalProxy } from '../../../scripts/lib/local-proxy';
 import { initOrm } from '../core/db/orm';
 import { sql } from '../core/db/sql';
+import { startServerProcess } from '../test/app-process';
 import { mutualPair, type Person } from '../test/chat-flow';
-import { TestClient, type TestSocket, testEnv, until } from '../test/harness';
+import { TestClient, type TestSocket, until } from '../test/harness';
 import { freePort } from '../test/spotify-flow';
 
 const PAIRS = 8;
 const SENDS_PER_PAIR = 30;
 const KILL_AFTER = 10;
-
-async function startServerProcess(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    env: { ...process.env, ...testEnv({ PORT: String(port), LOG_LEVEL: 'error', TRUST_PROXY: 'loopback' }) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  await until(async () => {
-    if (child.exitCode !== null) throw new Error('a server process exited while starting');
-    return fetch(`http://127.0.0.1:${port}/api/health`).then(
-      () => true,
-      () => false,
-    );
-  }, 'the server process to listen');
-  return child;
-}
 
 describe('a server instance killed under chat load', () => {
   const servers: ChildProcess[] = [];
@@ -44,7 +30,7 @@ describe('a server instance killed under chat load', () => {
 
   beforeAll(async () => {
     const ports = [await freePort(), await freePort()];
-    servers.push(...(await Promise.all(ports.map(startServerProcess))));
+    servers.push(...(await Promise.all(ports.map((port) => startServerProcess(port)))));
     proxy = await startLocalProxy({ port: 0, host: '127.0.0.1', targets: ports, log: () => undefined });
     client = new TestClient(`http://127.0.0.1:${proxy.port}`);
     orm = await initOrm(inject('databaseUrl'));

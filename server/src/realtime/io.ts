@@ -112,6 +112,7 @@ export function createRealtime(
       // Handlers running now finish first (they use the adapter and the database); the sockets'
       // own disconnects on close announce nothing (chat.socket.ts), and the rest is waited for.
       await chat.settle();
+      catchUnsubscribes(sub);
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await chat.idle();
       // The adapter subscribes at startup without awaiting; a ping answered means those commands
@@ -120,4 +121,16 @@ export function createRealtime(
       await Promise.allSettled([pub.quit(), sub.quit()]);
     },
   };
+}
+
+/**
+ * The Redis adapter's close() unsubscribes without awaiting. With Redis away (stopped in the same
+ * shutdown) those commands reject with nobody to catch them, which would crash the process on its
+ * way out: from now on they fail quietly.
+ */
+function catchUnsubscribes(client: Redis): void {
+  for (const name of ['unsubscribe', 'punsubscribe'] as const) {
+    const original = client[name].bind(client) as (...args: unknown[]) => Promise<unknown>;
+    Object.assign(client, { [name]: (...args: unknown[]) => original(...args).catch(() => undefined) });
+  }
 }

@@ -65,6 +65,34 @@ describe('deliverMessage', () => {
     expect(sendErrorText(error)).toBe(CHAT_TEXTS.rateLimited);
   });
 
+  it('a 503 (the database restarting) is tried again after a pause, over the socket or REST', async () => {
+    fake.socket.connected = true;
+    let calls = 0;
+    fake.answers.set('message:send', () =>
+      ++calls < 3
+        ? { ok: false, error: { status: 503, code: 'service_unavailable', message: 'Briefly unavailable' } }
+        : { ok: true, data: stored },
+    );
+    await expect(deliverMessage(outgoing, { pauseMs: 5 })).resolves.toEqual(stored);
+    expect(fake.sentOf('message:send')).toHaveLength(3);
+
+    fake.reset();
+    let posts = 0;
+    mockFetch(() =>
+      ++posts === 1
+        ? jsonResponse({ error: 'service_unavailable', message: 'x' }, { status: 503 })
+        : jsonResponse(stored, { status: 201 }),
+    );
+    await expect(deliverMessage(outgoing, { pauseMs: 5 })).resolves.toEqual(stored);
+    expect(posts).toBe(2);
+
+    // Still unavailable after the last try: the composer says so.
+    fake.reset();
+    mockFetch(() => jsonResponse({ error: 'service_unavailable', message: 'x' }, { status: 503 }));
+    const error = await deliverMessage(outgoing, { pauseMs: 1, attempts: 2 }).catch((e: unknown) => e);
+    expect(sendErrorText(error)).toBe(CHAT_TEXTS.sendFailed);
+  });
+
   it('an acknowledged message that breaks the contract is an error', async () => {
     fake.socket.connected = true;
     fake.answers.set('message:send', () => ({ ok: true, data: { ...stored, seq: 'five' } }));

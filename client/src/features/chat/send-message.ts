@@ -6,8 +6,10 @@ import { AckError, AckTimeoutError, emitWithAck, getSocket } from '@/lib/socket'
 
 /** How long a socket send waits for its acknowledgement before it is tried again. */
 export const SEND_ACK_TIMEOUT_MS = 10_000;
-/** Tries per message: a lost acknowledgement or a network failure is retried with the same clientId. */
-export const SEND_ATTEMPTS = 3;
+/** Tries per message: a lost acknowledgement, a network failure or a 503 is retried with the same clientId. */
+export const SEND_ATTEMPTS = 4;
+/** The pause before try n+1 after a 503 (the service restarting its database): 1 s, 2 s, 3 s. */
+export const UNAVAILABLE_PAUSE_MS = 1000;
 
 export interface OutgoingMessage {
   userId: number;
@@ -30,7 +32,12 @@ function viaHttp({ userId, matchId, content, clientId }: OutgoingMessage): Promi
 
 /** A timeout or a failed connection says nothing about the message: trying again is safe. */
 function isRetryable(error: unknown): boolean {
-  return error instanceof AckTimeoutError || error instanceof TypeError;
+  return error instanceof AckTimeoutError || error instanceof TypeError || isUnavailable(error);
+}
+
+/** 503: nothing was stored, and the service asks to be tried again shortly. */
+function isUnavailable(error: unknown): boolean {
+  return (error instanceof AckError || isApiError(error)) && error.status === 503;
 }
 
 /**
@@ -39,7 +46,7 @@ function isRetryable(error: unknown): boolean {
  */
 export async function deliverMessage(
   message: OutgoingMessage,
-  { timeoutMs = SEND_ACK_TIMEOUT_MS, attempts = SEND_ATTEMPTS } = {},
+  { timeoutMs = SEND_ACK_TIMEOUT_MS, attempts = SEND_ATTEMPTS, pauseMs = UNAVAILABLE_PAUSE_MS } = {},
 ): Promise<Message> {
   let lastError: unknown;
   for (let attempt = 0; attempt < attempts; attempt += 1) {
@@ -48,6 +55,9 @@ export async function deliverMessage(
     } catch (error) {
       if (!isRetryable(error)) throw error;
       lastError = error;
+      if (isUnavailable(error) && attempt + 1 < attempts) {
+        await new Promise((resolve) => setTimeout(resolve, pauseMs * (attempt + 1)));
+      }
     }
   }
   throw lastError;

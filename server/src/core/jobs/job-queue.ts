@@ -12,6 +12,9 @@ export class JobQueue {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: this.connection });
+      // Connection errors are the shared connection's, reported once by its owner (watchRedis);
+      // without a listener BullMQ prints each one to stderr while Redis is away.
+      queue.on('error', () => undefined);
       this.queues.set(name, queue);
     }
     return queue;

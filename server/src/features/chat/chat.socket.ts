@@ -15,7 +15,8 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Server, Socket } from 'socket.io';
 import type { Logger } from '../../core/logger';
 import type { RealtimeEmitter } from '../../core/realtime/emitter';
-import { HttpError, tooManyRequests, unauthorized } from '../../http/errors';
+import { toErrorBody } from '../../http/error-handler';
+import { tooManyRequests, unauthorized } from '../../http/errors';
 import { parsePart } from '../../http/route';
 import type { SessionService } from '../auth/session.service';
 import { otherOf, visibleMatch } from '../matches/match.service';
@@ -44,12 +45,6 @@ const SESSION_RECHECK_MS = 60_000;
 const TYPING_PER_WINDOW = { points: 10, duration: 5 };
 /** Read receipts and presence questions per person (each costs queries); over it, a 429 ack. */
 const EVENTS_PER_WINDOW = { points: 120, duration: 10 };
-
-const INTERNAL = {
-  status: 500,
-  code: 'internal_error',
-  message: 'Something went wrong on our side. Please try again.',
-};
 
 /**
  * The chat side of every socket. Each client event: its payload is checked with the shared schema
@@ -177,8 +172,9 @@ export class ChatRealtime {
         }
         reply({ ok: true, data: await run(em, data, socket.data.userId) });
       } catch (error) {
-        if (!(error instanceof HttpError)) this.deps.logger.error(`socket ${event} failed`, error);
-        reply({ ok: false, error: toAckError(error) });
+        const answer = toAckError(error);
+        if (answer.status >= 500) this.deps.logger.error(`socket ${event} failed`, error);
+        reply({ ok: false, error: answer });
       }
     });
   }
@@ -246,7 +242,8 @@ export class ChatRealtime {
   }
 }
 
+/** The answer REST would give (the same mapping: a vanished row 404, the database away 503). */
 function toAckError(error: unknown): { status: number; code: string; message: string } {
-  if (error instanceof HttpError) return { status: error.status, code: error.code, message: error.message };
-  return INTERNAL;
+  const { status, body } = toErrorBody(error);
+  return { status, code: body.error, message: body.message };
 }

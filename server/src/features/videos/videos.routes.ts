@@ -1,10 +1,12 @@
 import fs from 'node:fs/promises';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { api, QUEUES, VIDEO_TEXTS, type VideoServiceStatus, WORKER_HEARTBEAT } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
+import { stageJob } from '../../core/jobs/outbox';
 import { newMediaBase } from '../../core/media';
 import { hasVisiblePodcast } from '../../core/videos/intro-data';
-import { createProject, failProject, toVideoProject, videoIntrosOf } from '../../core/videos/video-projects';
+import { createProject, toVideoProject, videoIntrosOf } from '../../core/videos/video-projects';
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
 import { clientAddress } from '../../http/rate-limits';
 import { mount } from '../../http/route';
@@ -30,6 +32,25 @@ export function videosRoutes(deps: AppDeps): Router {
 
   mount(router, api.videoServiceStatus, serviceStatus);
 
+  /**
+   * A new project and its job commit together (the job outbox: a Redis failure after the commit
+   * delays the job, never loses it), then the job is relayed to the queue. An unfinished project of
+   * this intent is answered instead, with no new job.
+   */
+  const startProject = async (
+    em: EntityManager,
+    input: Parameters<typeof createProject>[1],
+    stage: (tx: EntityManager, projectId: string) => Promise<string>,
+  ) => {
+    const made = await em.transactional(async (tx) => {
+      const project = await createProject(tx, input);
+      if (project.created) await stage(tx, project.row.id);
+      return project;
+    });
+    if (made.created) await deps.outbox.relay();
+    return made;
+  };
+
   mount(router, api.generateVideo, async ({ params, body, req }) => {
     const userId = params.userId;
     if (!(await hasVisiblePodcast(req.em, userId))) {
@@ -38,20 +59,15 @@ export function videosRoutes(deps: AppDeps): Router {
     const status = await serviceStatus();
     if (!status.available) throw unavailable(status.message);
     await deps.limits.take('videoStarts', { user: userId, ip: clientAddress(req) });
-    const { row, created } = await createProject(req.em, {
-      userId,
-      intent: body.intent,
-      source: 'generated',
-      matchPercentage: body.matchPercentage,
-    });
-    // Asking again while it runs answers the same project (a second tab, a double click).
-    if (!created) {
-      if (row.source !== 'generated') throw conflict('Your uploaded video for this intent is still being processed.');
-      return { projectId: row.id };
-    }
-    await enqueueOrFail(deps, row.id, () =>
-      deps.jobs.enqueue('videoRender', { projectId: row.id, userId, intent: body.intent }, { jobId: row.id }),
+    const { row, created } = await startProject(
+      req.em,
+      { userId, intent: body.intent, source: 'generated', matchPercentage: body.matchPercentage },
+      (tx, projectId) => stageJob(tx, 'videoRender', { projectId, userId, intent: body.intent }, { jobId: projectId }),
     );
+    // Asking again while it runs answers the same project (a second tab, a double click).
+    if (!created && row.source !== 'generated') {
+      throw conflict('Your uploaded video for this intent is still being processed.');
+    }
     return { projectId: row.id };
   });
 
@@ -67,13 +83,17 @@ export function videosRoutes(deps: AppDeps): Router {
         const { extension } = await checkUploadedVideo(file);
         const sourceKey = `${newMediaBase('incoming')}.${extension}`;
         await deps.media.putFile(sourceKey, file, 'application/octet-stream');
-        const { row, created } = await createProject(req.em, {
-          userId: params.userId,
-          intent: query.intent,
-          source: 'upload',
-          matchPercentage: 0,
-          sourceKey,
-        }).catch(async (error: unknown) => {
+        const { row, created } = await startProject(
+          req.em,
+          { userId: params.userId, intent: query.intent, source: 'upload', matchPercentage: 0, sourceKey },
+          (tx, projectId) =>
+            stageJob(
+              tx,
+              'mediaTranscode',
+              { projectId, userId: params.userId, intent: query.intent },
+              { jobId: projectId },
+            ),
+        ).catch(async (error: unknown) => {
           await deps.media.delete(sourceKey);
           throw error;
         });
@@ -81,13 +101,6 @@ export function videosRoutes(deps: AppDeps): Router {
           await deps.media.delete(sourceKey);
           throw conflict('A video for this intent is still being made. Wait for it to finish, then upload again.');
         }
-        await enqueueOrFail(deps, row.id, () =>
-          deps.jobs.enqueue(
-            'mediaTranscode',
-            { projectId: row.id, userId: params.userId, intent: query.intent },
-            { jobId: row.id },
-          ),
-        );
         return { projectId: row.id };
       } finally {
         await fs.rm(file, { force: true });
@@ -104,15 +117,4 @@ export function videosRoutes(deps: AppDeps): Router {
   });
 
   return router;
-}
-
-/** A project whose job cannot be queued (Redis down) is failed at once rather than left waiting. */
-async function enqueueOrFail(deps: AppDeps, projectId: string, enqueue: () => Promise<string>): Promise<void> {
-  try {
-    await enqueue();
-  } catch (error) {
-    deps.logger.warn(`could not queue video project ${projectId}: ${(error as Error).message}`);
-    await failProject(deps.orm.em.fork(), projectId, 'provider_unavailable');
-    throw unavailable(VIDEO_TEXTS.redisDown);
-  }
 }
