@@ -115,6 +115,7 @@ const valid: { [E in ServerEventName]: Parameters<ServerToClientEvents[E]>[0][] 
     { userId: 9, online: true },
     { userId: 9, online: false },
   ],
+  'realtime:resync': [{}],
 };
 
 const invalid: { [E in ServerEventName]: unknown[] } = {
@@ -160,6 +161,7 @@ const invalid: { [E in ServerEventName]: unknown[] } = {
     { matchId: 3, userId: 9, typing: 'yes' },
   ],
   presence: [{ userId: 9 }, { userId: 'nine', online: true }],
+  'realtime:resync': [null, 'now', { at: 1 }],
 };
 
 describe('server event schemas', () => {

@@ -78,6 +78,11 @@ export const serverEvents = {
   typing: TypingEventSchema,
   /** A match's other person came online (first tab) or went offline (last tab closed). */
   presence: PresenceEventSchema,
+  /**
+   * Events may have been missed (the server's Redis was away, so nothing it published arrived):
+   * catch up as after a reconnection. Sent by each server to its own sockets when Redis is back.
+   */
+  'realtime:resync': z.strictObject({}),
 } as const;
 
 export type ServerEventName = keyof typeof serverEvents;

@@ -23,7 +23,7 @@ import { makeMatchView, makeMessage, makeMessages, makeSelfUser } from '@/test/f
 import { jsonResponse, mockFetch } from '@/test/utils';
 import { AppLayout } from './app-layout';
 import { AppProviders } from './providers';
-import RealtimeBridge from './realtime-bridge';
+import RealtimeBridge, { RESYNC_SPREAD_MS } from './realtime-bridge';
 
 // A stand-in for the socket.io client: records listeners so the test can play server events.
 const fake = await vi.hoisted(async () => (await import('@/test/fake-socket')).createFakeSocket());
@@ -347,6 +347,33 @@ describe('RealtimeBridge: chat', () => {
       `/api/users/${ME}/matches/9/messages?after=${all.length - 1}&limit=${LIMITS.messagePageMax}`,
     );
     expect(queryClient.getQueryState(listKey)?.isInvalidated).toBe(true);
+  });
+
+  it("'realtime:resync' (the server's Redis was away, the socket stayed up): conversations, lists and badges catch up", async () => {
+    const all = makeMessages(1, 4, { matchId: 9 });
+    const fetchMock = mockFetch((url) => {
+      const { pathname, searchParams } = new URL(url, 'http://x');
+      if (pathname !== `/api/users/${ME}/matches/9/messages`) return jsonResponse([]);
+      return jsonResponse(all.filter((m) => m.seq > Number(searchParams.get('after'))));
+    });
+    const { queryClient } = seeded();
+    act(() => fake.setConnected(true));
+    await waitFor(() => expect(seqsOf(queryClient, 9)).toEqual([1, 2, 3, 4]));
+    // Two messages whose events were lost with Redis; no reconnection happens.
+    all.push(...makeMessages(5, 6, { matchId: 9, senderId: OTHER }));
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      act(() => fake.emit('realtime:resync', {}));
+      await act(async () => vi.advanceTimersByTimeAsync(RESYNC_SPREAD_MS));
+    } finally {
+      vi.useRealTimers();
+    }
+    await waitFor(() => expect(seqsOf(queryClient, 9)).toEqual([1, 2, 3, 4, 5, 6]));
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain(
+      `/api/users/${ME}/matches/9/messages?after=4&limit=${LIMITS.messagePageMax}`,
+    );
+    expect(queryClient.getQueryState(listKey)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(badgesQuery(ME).queryKey)?.isInvalidated).toBe(true);
   });
 
   it(`reads the badges every ${TIMING.messagePollMs} ms while the socket is down, and stops once it is back`, async () => {

@@ -100,7 +100,18 @@ export const cacheUpdates: { [E in ServerEventName]: (payload: ServerEventPayloa
     if (isJobFinished(event)) afterJob[event.name](ctx);
   },
   'session:ended': (_reason, { endSession }) => endSession(),
+  // The server's Redis was away: events were lost although the socket stayed up. Spread over a
+  // moment, since every client of that server hears this at once.
+  'realtime:resync': (_payload, ctx) => {
+    setTimeout(() => {
+      resync(ctx, { reconnect: true });
+      void ctx.queryClient.invalidateQueries({ queryKey: badgesQuery(ctx.userId).queryKey });
+    }, Math.random() * RESYNC_SPREAD_MS);
+  },
 };
+
+/** Clients told to resync start within this window, not all in the same millisecond. */
+export const RESYNC_SPREAD_MS = 2000;
 
 /**
  * After a (re)connection: every loaded conversation fetches what it missed. After a reconnection the

@@ -41,6 +41,7 @@ export function createRealtime(
   watchRedis(pub, 'socket adapter (pub)', deps.logger);
   watchRedis(sub, 'socket adapter (sub)', deps.logger);
   io.adapter(createAdapter(pub, sub));
+  resyncAfterRedisOutage(io, [deps.redis, pub, sub]);
   const chat = new ChatRealtime(io, deps);
 
   io.use(async (socket, next) => {
@@ -132,5 +133,24 @@ function catchUnsubscribes(client: Redis): void {
   for (const name of ['unsubscribe', 'punsubscribe'] as const) {
     const original = client[name].bind(client) as (...args: unknown[]) => Promise<unknown>;
     Object.assign(client, { [name]: (...args: unknown[]) => original(...args).catch(() => undefined) });
+  }
+}
+
+/**
+ * Every event goes through Redis (the emitter and the adapter), so what was published while it was
+ * away is lost. Once all of this server's connections are back, its sockets are told to catch up
+ * (`realtime:resync`), as they would after a reconnection; the socket itself never dropped.
+ */
+function resyncAfterRedisOutage(io: IoServer, connections: Redis[]): void {
+  let missed = false;
+  for (const connection of connections) {
+    connection.on('close', () => {
+      missed = true;
+    });
+    connection.on('ready', () => {
+      if (!missed || !connections.every((c) => c.status === 'ready')) return;
+      missed = false;
+      io.local.emit('realtime:resync', {});
+    });
   }
 }

@@ -61,21 +61,34 @@ describe('Redis restarted under chat load', () => {
     await killRedisProcess(redis);
   });
 
+  async function catchUp(viewer: Person, matchId: number, after: number): Promise<Message[]> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const res = await client
+        .call('GET', `/api/users/${viewer.id}/matches/${matchId}/messages?after=${after}&limit=100`, {
+          token: viewer.token,
+        })
+        .catch(() => ({ status: 0, json: null }));
+      if (res.status === 200) return res.json as Message[];
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('catch-up never answered');
+  }
+
+  /** A send retried with the same clientId until it is acknowledged; the stored message's id. */
+  async function sendUntilStored(from: Person, matchId: number, content: string): Promise<number> {
+    const clientId = randomUUID();
+    for (let tries = 0; tries < 150; tries++) {
+      const res = await client
+        .call('POST', '/api/messages', { token: from.token, body: { matchId, senderId: from.id, content, clientId } })
+        .catch(() => ({ status: 0, json: null }));
+      if (res.status === 201) return (res.json as Message).id;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`a send was never acknowledged: ${output.slice(-800)}`);
+  }
+
   it('every acknowledged message is stored once and shown once; the server process carries on', async () => {
     const pairs = await Promise.all(Array.from({ length: PAIRS }, () => mutualPair(client)));
-
-    async function catchUp(viewer: Person, matchId: number, after: number): Promise<Message[]> {
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const res = await client
-          .call('GET', `/api/users/${viewer.id}/matches/${matchId}/messages?after=${after}&limit=100`, {
-            token: viewer.token,
-          })
-          .catch(() => ({ status: 0, json: null }));
-        if (res.status === 200) return res.json as Message[];
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error('catch-up never answered');
-    }
 
     const receivers = await Promise.all(
       pairs.map(async ({ b, matchId }) => {
@@ -169,5 +182,52 @@ describe('Redis restarted under chat load', () => {
     expect(server.exitCode).toBeNull();
     expect(byEvent).toBeGreaterThan(0);
     for (const r of receivers) r.socket.disconnect();
+  }, 60_000);
+
+  it('messages sent while Redis is away reach an open conversation once it is back, with no further message', async () => {
+    const pairs = await Promise.all([mutualPair(client), mutualPair(client), mutualPair(client)]);
+    const receivers = await Promise.all(
+      pairs.map(async ({ b, matchId }) => {
+        const shown = new Map<number, Message>();
+        let resyncs = 0;
+        const show = (message: Message) => shown.set(message.id, message);
+        const socket = await client.socket(b.token);
+        socket.on('message:new', (message) => {
+          if (message.matchId === matchId) show(message);
+        });
+        // What the app does on this event: catch up after the last message it has.
+        socket.on('realtime:resync', () => {
+          resyncs++;
+          const last = Math.max(0, ...[...shown.values()].map((m) => m.seq));
+          void catchUp(b, matchId, last).then((all) => all.forEach(show));
+        });
+        return { socket, shown, resyncs: () => resyncs };
+      }),
+    );
+
+    await killRedisProcess(redis);
+    const acknowledged = await Promise.all(
+      pairs.map(async ({ a, matchId }) => {
+        const ids: number[] = [];
+        for (let k = 0; k < 5; k++) ids.push(await sendUntilStored(a, matchId, `away ${k}`));
+        return ids;
+      }),
+    );
+    // None of them arrived live: their events went nowhere.
+    expect(receivers.every((r) => r.shown.size === 0)).toBe(true);
+    redis = await startRedisProcess(redisPort);
+
+    await until(
+      async () => receivers.every((r, p) => (acknowledged[p] ?? []).every((id) => r.shown.has(id))),
+      'the messages sent while Redis was away shown',
+      15_000,
+    );
+    console.log(
+      `redis restart, nothing sent after it: acknowledged while away ${acknowledged.flat().length}, ` +
+        `shown after it came back ${receivers.reduce((n, r) => n + r.shown.size, 0)}, ` +
+        `resync events ${receivers.reduce((n, r) => n + r.resyncs(), 0)}`,
+    );
+    expect(receivers.every((r) => r.resyncs() >= 1)).toBe(true);
+    expect(server.exitCode).toBeNull();
   }, 60_000);
 });
