@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config';
+import type { BlueskyClient } from './core/atproto/bluesky-client';
 import type { JobQueue } from './core/jobs/job-queue';
 import type { OutboxRelay } from './core/jobs/outbox';
 import type { Logger } from './core/logger';
@@ -28,5 +29,7 @@ export interface AppDeps {
   media: MediaStore;
   /** Per-person and per-address allowances, shared through Redis (docs/security.md). */
   limits: RateLimits;
+  /** The AT Protocol OAuth client of the Bluesky link (docs/bluesky.md); null where it cannot work. */
+  bluesky: BlueskyClient | null;
   logger: Logger;
 }

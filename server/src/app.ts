@@ -6,6 +6,7 @@ import { LocalMediaStore, S3MediaStore } from './core/media';
 import { accountRoutes } from './features/account/account.routes';
 import { artworkRoutes } from './features/artwork/artwork.routes';
 import { authRoutes } from './features/auth/auth.routes';
+import { blueskyRoutes } from './features/bluesky/bluesky.routes';
 import { chatRoutes } from './features/chat/chat.routes';
 import { feedRoutes } from './features/feed/feed.routes';
 import { healthRoutes } from './features/health/health.routes';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(matchesRoutes(deps));
   app.use(chatRoutes(deps));
   app.use(spotifyRoutes(deps));
+  app.use(blueskyRoutes(deps));
   app.use(podcastsRoutes(deps));
   app.use(profilesRoutes());
   app.use(accountRoutes(deps));

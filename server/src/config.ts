@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from './core/artwork/image-proxy-config';
+import { loadAtprotoConfig } from './core/atproto/atproto-config';
 import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
 import { loadMediaSettings, MediaEnvSchema } from './core/media';
 import { loadSpotifyConfig } from './core/spotify/spotify-config';
@@ -139,5 +140,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     imageProxy: loadImageProxyConfig(e, isProduction),
     // SPOTIFY_* and TOKEN_ENCRYPTION_KEY (see .env.example and docs/spotify.md).
     spotify: loadSpotifyConfig(env, { isProduction, port: e.PORT }),
+    // PUBLIC_URL, ATPROTO_* (docs/bluesky.md); its tokens use TOKEN_ENCRYPTION_KEY too.
+    atproto: loadBlueskyConfig(env, { isProduction, port: e.PORT }),
   };
+}
+
+/** A Bluesky link that can work needs a key that survives restarts and is shared by every instance. */
+function loadBlueskyConfig(env: NodeJS.ProcessEnv, options: { isProduction: boolean; port: number }) {
+  const config = loadAtprotoConfig(env, options);
+  if (config.client.kind === 'web' && !env.TOKEN_ENCRYPTION_KEY?.trim()) {
+    throw new Error(
+      'Invalid configuration:\n  TOKEN_ENCRYPTION_KEY: required with an https PUBLIC_URL (Bluesky tokens are encrypted with it)',
+    );
+  }
+  return config;
 }

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { createApp } from './app';
 import type { AppDeps } from './app-deps';
 import type { AppConfig } from './config';
+import { createBlueskyClient } from './core/atproto/bluesky-client';
 import { initOrm } from './core/db/orm';
 import { JobQueue } from './core/jobs/job-queue';
 import { OutboxRelay } from './core/jobs/outbox';
@@ -55,6 +56,7 @@ export async function startServer(
     badges,
     limits,
     chat: new ChatService({ emitter, badges, limits }),
+    bluesky: await createBlueskyClient({ config: config.atproto, orm, redis, tokenKey: config.spotify.tokenKey }),
   };
   const app = createApp(deps);
   const server = http.createServer(app);

@@ -8,6 +8,7 @@ export * from './rate-limits';
 export * from './schemas/account';
 export * from './schemas/artwork';
 export * from './schemas/auth';
+export * from './schemas/bluesky';
 export * from './schemas/common';
 export * from './schemas/feed';
 export * from './schemas/health';

@@ -112,6 +112,11 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   spotifyConnectTicket: () => ({}),
   // A connect nobody finished at Spotify: refused as expired, the right answer for any signed-in caller.
   spotifyConnectFinish: () => ({ body: { code: 'x'.repeat(43) }, ok: 400 }),
+  blueskyStatus: () => ({}),
+  // No AT Protocol network in this tier: the handle does not resolve (the owner got that far).
+  blueskyLink: () => ({ body: { handle: 'nobody.invalid' }, ok: 422 }),
+  blueskyFinish: () => ({ body: { code: 'x'.repeat(43) }, ok: 410 }),
+  blueskyUnlink: () => ({}),
   listMessages: () => ({ query: { after: '0' } }),
   sendMessage: (w, caller) => ({
     body: {

@@ -28,6 +28,9 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     DEMO_REPLY_DELAY_SECONDS: '1-2',
     // Every test signs in and acts from 127.0.0.1; the rate-limit tests ask for the real allowances.
     RATE_LIMIT_SCALE: '100',
+    // No AT Protocol network unless a test starts the stand-in: a closed local port refuses at once.
+    ATPROTO_PLC_URL: 'http://127.0.0.1:9',
+    ATPROTO_HANDLE_RESOLVER: 'http://127.0.0.1:9',
     ...overrides,
   };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];

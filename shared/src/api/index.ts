@@ -1,6 +1,7 @@
 // Every REST endpoint, defined once per feature; `api` is the one object server and client use.
 import { accountApi } from './account';
 import { authApi } from './auth';
+import { blueskyApi } from './bluesky';
 import { feedApi } from './feed';
 import { healthApi } from './health';
 import { matchesApi } from './matches';
@@ -24,6 +25,7 @@ export const api = {
   ...podcastsApi,
   ...profilesApi,
   ...spotifyApi,
+  ...blueskyApi,
   ...videosApi,
 } as const;
 

@@ -34,6 +34,11 @@ export const ProfileDetailsSchema = z.object({
   topPodcasts: z.array(ListenedPodcastSchema),
   recentListens: z.array(RecentListenSchema),
   common: z.object({ podcasts: z.array(FeedSharedPodcastSchema), count: z.number().int().min(0) }),
+  /**
+   * The person's linked Bluesky handle (its DID document claims it, checked both ways when linked):
+   * shown to the person and to their live mutual matches only, else null.
+   */
+  bluesky: z.object({ handle: z.string() }).nullable(),
 });
 export type ProfileDetails = z.infer<typeof ProfileDetailsSchema>;
 

@@ -40,6 +40,7 @@ function details(overrides: Partial<ProfileDetails> = {}): ProfileDetails {
       },
     ],
     common: { podcasts: [show(1, 'Serial'), show(2, 'Radiolab'), show(3, 'Up First')], count: 5 },
+    bluesky: null,
     ...overrides,
   };
 }
@@ -78,6 +79,20 @@ describe('ProfileDetailsScreen', () => {
       'You and Zoe both listen to 5 shows. Here are 3 of them.',
     );
     expect(within(screen.getByTestId('common-podcasts')).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it("shows a match's verified Bluesky handle as a badge linking to the public profile", async () => {
+    open('/profile-details/12/3', () => jsonResponse(details({ bluesky: { handle: 'zoe.bsky.social' } })));
+    const badge = await screen.findByTestId('bluesky-badge');
+    expect(badge.textContent).toBe('@zoe.bsky.social');
+    expect(badge.getAttribute('href')).toBe('https://bsky.app/profile/zoe.bsky.social');
+    expect(badge.getAttribute('rel')).toContain('noopener');
+  });
+
+  it('shows no Bluesky badge when none is linked (or the viewer is not a match)', async () => {
+    open('/profile-details/12/3', () => jsonResponse(details()));
+    await screen.findByTestId('profile-details-name');
+    expect(screen.queryByTestId('bluesky-badge')).toBeNull();
   });
 
   it('offers no message without a match', async () => {

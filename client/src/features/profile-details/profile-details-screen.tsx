@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, MessageCircle, SearchX, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { BlueskyBadge } from '@/components/bluesky/bluesky-badge';
 import { MatchRing } from '@/components/match-ring';
 import { PodcastArtwork } from '@/components/podcast-artwork';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -85,6 +86,7 @@ function ProfileBody({ details }: { details: ProfileDetails }) {
           </h2>
           <p className="mt-1 text-sm text-zinc-300">{tagline}</p>
         </div>
+        {details.bluesky ? <BlueskyBadge handle={details.bluesky.handle} /> : null}
         {details.match ? (
           <Link to={`/chat/${details.match.id}`} className={buttonClasses('primary', 'md')}>
             <MessageCircle aria-hidden="true" className="size-4" />

@@ -85,6 +85,11 @@ export async function profileDetails(
     description: row.description,
   }));
 
+  // A verified handle links to a real public profile: matches see it, people in the feed do not.
+  const [linked] =
+    self || pair.match
+      ? await sql<{ atp_handle: string | null }>(em, 'select atp_handle from users where id = ?', [userId])
+      : [];
   const shared = self ? undefined : (await sharedPodcastsWith(em, viewerId, [userId])).get(userId);
   const count = shared?.count ?? 0;
   return {
@@ -98,5 +103,6 @@ export async function profileDetails(
       podcasts: (shared?.podcasts ?? []).slice(0, commonPodcastsShown(count, pair.matchPercentage)),
       count,
     },
+    bluesky: linked?.atp_handle ? { handle: linked.atp_handle } : null,
   };
 }

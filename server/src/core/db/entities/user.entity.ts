@@ -34,10 +34,15 @@ export const UserSchema = defineEntity({
     platonicTagline: p.text().nullable(),
     professionalTagline: p.text().nullable(),
     videoIntroUrl: p.text().nullable(),
+    // The linked Bluesky identity (docs/bluesky.md): the DID, and the handle its document claims.
     atpDid: p.string().nullable(),
     atpHandle: p.string().nullable(),
-    atpAccessToken: p.text().nullable(),
-    atpRefreshToken: p.text().nullable(),
+    // Encrypted (core/atproto/bluesky-client.ts, bound to this user) and hidden, like Spotify's.
+    atpAccessToken: p.text().nullable().hidden(HIDDEN_NULLABLE),
+    atpRefreshToken: p.text().nullable().hidden(HIDDEN_NULLABLE),
+    /** The rest of the OAuth session (DPoP key, issuer, scope), encrypted. */
+    atpOauthSession: p.text().nullable().hidden(HIDDEN_NULLABLE),
+    /** When the access token expires and the refresh token must be used (a refresh moves it). */
     atpRefreshTokenExpiry: p.datetime().nullable(),
     /**
      * How the account was opened. Development login opens only accounts it made itself, never one

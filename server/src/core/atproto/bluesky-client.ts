@@ -1,0 +1,237 @@
+// The AT Protocol OAuth client of the Bluesky link (docs/bluesky.md): @atproto/oauth-client-node
+// (DPoP, PKCE, PAR) with its stores here. Authorization states live in Redis for 10 minutes (any
+// server instance may receive the callback). Sessions live on the user's row, encrypted like
+// Spotify's tokens and bound to that user (a ciphertext copied onto another row does not decrypt).
+// During a callback the session is held in memory until the person who started the link claims it.
+
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import {
+  buildAtprotoLoopbackClientMetadata,
+  JoseKey,
+  NodeOAuthClient,
+  type NodeSavedSession,
+  type NodeSavedState,
+  type RuntimeLock,
+} from '@atproto/oauth-client-node';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Redis } from 'ioredis';
+import { sql } from '../db/sql';
+import { decryptToken, encryptToken, tokenOwner } from '../spotify/token-crypto';
+import { type AtprotoConfig, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH, BLUESKY_SCOPE } from './atproto-config';
+
+const STATE_TTL_SECONDS = 600;
+const stateKey = (key: string) => `bluesky:state:${key}`;
+
+/** A callback in progress: the session the client stores goes here, not onto anyone's row yet. */
+interface CallbackHold {
+  session?: NodeSavedSession;
+}
+const callbackHold = new AsyncLocalStorage<CallbackHold>();
+
+/** What is encrypted into atp_oauth_session: the session without its two tokens. */
+type SessionRest = Omit<NodeSavedSession, 'tokenSet'> & {
+  tokenSet: Omit<NodeSavedSession['tokenSet'], 'access_token' | 'refresh_token'>;
+};
+
+interface AtpRow {
+  id: number;
+  atp_access_token: string | null;
+  atp_refresh_token: string | null;
+  atp_oauth_session: string | null;
+}
+
+/** The stored columns of a session, encrypted for `userId`. */
+export function encryptSession(session: NodeSavedSession, key: Buffer, userId: number) {
+  const { access_token, refresh_token, ...tokenRest } = session.tokenSet;
+  const rest: SessionRest = { ...session, tokenSet: tokenRest };
+  const owner = tokenOwner(userId);
+  return {
+    accessToken: encryptToken(access_token, key, owner),
+    refreshToken: refresh_token ? encryptToken(refresh_token, key, owner) : null,
+    session: encryptToken(JSON.stringify(rest), key, owner),
+    expiresAt: tokenRest.expires_at ? new Date(tokenRest.expires_at) : null,
+  };
+}
+
+function decryptSession(row: AtpRow, key: Buffer): NodeSavedSession | undefined {
+  if (!row.atp_access_token || !row.atp_oauth_session) return undefined;
+  try {
+    const owner = tokenOwner(row.id);
+    const rest = JSON.parse(decryptToken(row.atp_oauth_session, key, owner)) as SessionRest;
+    return {
+      ...rest,
+      tokenSet: {
+        ...rest.tokenSet,
+        access_token: decryptToken(row.atp_access_token, key, owner),
+        ...(row.atp_refresh_token ? { refresh_token: decryptToken(row.atp_refresh_token, key, owner) } : {}),
+      },
+    } as NodeSavedSession;
+  } catch {
+    // Another key, another row's ciphertext, or tampered: as if there were no session (link again).
+    return undefined;
+  }
+}
+
+/** Writes `session` onto the row of `userId` (the refreshed tokens of a linked person). */
+export async function saveSession(em: EntityManager, key: Buffer, userId: number, session: NodeSavedSession) {
+  const stored = encryptSession(session, key, userId);
+  await sql(
+    em,
+    `update users set atp_access_token = ?, atp_refresh_token = ?, atp_oauth_session = ?,
+            atp_refresh_token_expiry = ?, updated_at = now()
+      where id = ? and atp_did = ?`,
+    [stored.accessToken, stored.refreshToken, stored.session, stored.expiresAt, userId, session.tokenSet.sub],
+  );
+}
+
+/**
+ * A lock across server instances (Redis SET NX with a token), so two instances never refresh one
+ * session at once: refresh tokens are single use, and the loser of such a race would end the link.
+ */
+function redisLock(redis: Redis): RuntimeLock {
+  return async (name, fn) => {
+    const key = `bluesky:lock:${name}`;
+    const token = randomUUID();
+    const deadline = Date.now() + 10_000;
+    while ((await redis.set(key, token, 'PX', 15_000, 'NX')) !== 'OK') {
+      if (Date.now() > deadline) throw new Error(`lock ${name} not acquired`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    try {
+      return await fn();
+    } finally {
+      await redis
+        .eval(
+          "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+          1,
+          key,
+          token,
+        )
+        .catch(() => undefined);
+    }
+  };
+}
+
+/** The app state of an authorization in progress (to know where to send a failed callback). */
+export async function peekAppState(redis: Redis, key: string | null): Promise<string | null> {
+  if (!key) return null;
+  const value = await redis.get(stateKey(key)).catch(() => null);
+  return value ? ((JSON.parse(value) as NodeSavedState).appState ?? null) : null;
+}
+
+export interface BlueskyClient {
+  oauth: NodeOAuthClient;
+  /** Runs a callback with its session held here; answers what it answered and the held session. */
+  holdingSession<T>(run: () => Promise<T>): Promise<{ result: T; session: NodeSavedSession | undefined }>;
+}
+
+export async function createBlueskyClient(deps: {
+  config: AtprotoConfig;
+  orm: MikroORM;
+  redis: Redis;
+  tokenKey: Buffer;
+}): Promise<BlueskyClient | null> {
+  const { config, orm, redis, tokenKey } = deps;
+  if (config.client.kind === 'unavailable') return null;
+
+  const stateStore = {
+    async get(key: string): Promise<NodeSavedState | undefined> {
+      const value = await redis.get(stateKey(key));
+      return value ? (JSON.parse(value) as NodeSavedState) : undefined;
+    },
+    async set(key: string, value: NodeSavedState): Promise<void> {
+      await redis.set(stateKey(key), JSON.stringify(value), 'EX', STATE_TTL_SECONDS);
+    },
+    async del(key: string): Promise<void> {
+      await redis.del(stateKey(key));
+    },
+  };
+
+  const rowOf = async (did: string) =>
+    (
+      await sql<AtpRow>(
+        orm.em.fork(),
+        'select id, atp_access_token, atp_refresh_token, atp_oauth_session from users where atp_did = ?',
+        [did],
+      )
+    )[0];
+
+  const sessionStore = {
+    async get(did: string): Promise<NodeSavedSession | undefined> {
+      const hold = callbackHold.getStore();
+      if (hold) return hold.session;
+      const row = await rowOf(did);
+      return row ? decryptSession(row, tokenKey) : undefined;
+    },
+    async set(did: string, session: NodeSavedSession): Promise<void> {
+      const hold = callbackHold.getStore();
+      if (hold) {
+        hold.session = session;
+        return;
+      }
+      const row = await rowOf(did);
+      if (row) await saveSession(orm.em.fork(), tokenKey, row.id, session);
+    },
+    async del(did: string): Promise<void> {
+      const hold = callbackHold.getStore();
+      if (hold) {
+        hold.session = undefined;
+        return;
+      }
+      // The session ended (revoked, refresh refused): the link goes with it.
+      await sql(
+        orm.em.fork(),
+        `update users set atp_did = null, atp_handle = null, atp_access_token = null, atp_refresh_token = null,
+                atp_oauth_session = null, atp_refresh_token_expiry = null, updated_at = now()
+          where atp_did = ?`,
+        [did],
+      );
+    },
+  };
+
+  const common = {
+    stateStore,
+    sessionStore,
+    requestLock: redisLock(redis),
+    plcDirectoryUrl: config.plcUrl,
+    allowHttp: config.allowHttp,
+    ...(config.handleResolver ? { handleResolver: config.handleResolver } : {}),
+  };
+  const oauth =
+    config.client.kind === 'web'
+      ? new NodeOAuthClient({
+          ...common,
+          clientMetadata: {
+            client_id: `${config.client.publicUrl}${BLUESKY_METADATA_PATH}`,
+            client_name: 'PodMatch',
+            client_uri: config.client.publicUrl,
+            redirect_uris: [config.callbackUrl],
+            scope: BLUESKY_SCOPE,
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            application_type: 'web',
+            token_endpoint_auth_method: 'private_key_jwt',
+            token_endpoint_auth_signing_alg: 'ES256',
+            dpop_bound_access_tokens: true,
+            jwks_uri: `${config.client.publicUrl}${BLUESKY_JWKS_PATH}`,
+          },
+          keyset: [await JoseKey.fromImportable(config.client.privateKey, 'podmatch-1')],
+        })
+      : new NodeOAuthClient({
+          ...common,
+          clientMetadata: buildAtprotoLoopbackClientMetadata({
+            scope: BLUESKY_SCOPE,
+            redirect_uris: [config.callbackUrl as `http://127.0.0.1${string}`],
+          }),
+        });
+
+  return {
+    oauth,
+    async holdingSession(run) {
+      const hold: CallbackHold = {};
+      const result = await callbackHold.run(hold, run);
+      return { result, session: hold.session };
+    },
+  };
+}
