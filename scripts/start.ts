@@ -26,15 +26,15 @@ const children: AppProcess[] = [];
 let stopping = false;
 
 /**
- * Spotify tokens need TOKEN_ENCRYPTION_KEY whenever SPOTIFY_CLIENT_ID is set (docs/spotify.md). For a
- * local run with Spotify credentials in .env and no key, one is made once per data directory
- * (readable by this user only, like postgres.password), so stored tokens survive restarts. Production
- * keeps the startup error: there the key is the operator's to manage.
+ * Spotify and Bluesky tokens are encrypted with TOKEN_ENCRYPTION_KEY (docs/spotify.md,
+ * docs/bluesky.md). For a local run without one, a key is made once per data directory (readable by
+ * this user only, like postgres.password), so stored tokens survive restarts and every local
+ * instance reads them. Production keeps its startup errors: there the key is the operator's.
  */
 function localTokenKey(): string | undefined {
   const given = process.env.TOKEN_ENCRYPTION_KEY?.trim();
   const production = (process.env.NODE_ENV ?? 'development') === 'production';
-  if (given || !process.env.SPOTIFY_CLIENT_ID?.trim() || production) return given || undefined;
+  if (given || production) return given || undefined;
   const file = path.join(dataDir, 'token-encryption.key');
   if (!fs.existsSync(file)) {
     fs.mkdirSync(dataDir, { recursive: true });

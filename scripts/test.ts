@@ -154,6 +154,9 @@ try {
     // Spotify is a local stand-in (scripts/spotify-stand-in.ts) that speaks its OAuth and Web API.
     const spotifyPort = await freePort();
     const spotifyUrl = `http://127.0.0.1:${spotifyPort}`;
+    // Bluesky: a local AT Protocol network (scripts/atproto-stand-in.ts; PLC, handles, PDS, OAuth).
+    const atprotoPort = await freePort();
+    const atprotoUrl = `http://localhost:${atprotoPort}`;
     const env = {
       ...process.env,
       NODE_ENV: 'test',
@@ -175,6 +178,9 @@ try {
       SPOTIFY_API_URL: `${spotifyUrl}/v1`,
       // Required whenever Spotify is configured (docs/spotify.md): a fresh one per run.
       TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      ATPROTO_PLC_URL: atprotoUrl,
+      ATPROTO_HANDLE_RESOLVER: atprotoUrl,
+      ATPROTO_CALLBACK_URL: `http://127.0.0.1:${port}/api/bluesky/callback`,
     };
     // Two server instances behind the local proxy (docs/operations.md, local multi-instance mode): the
     // browser tests run against the topology of a deployment; each browser sticks to one instance.
@@ -192,7 +198,12 @@ try {
       { ...process.env, SPOTIFY_STAND_IN_PORT: String(spotifyPort) },
       runDir,
     );
-    apps.push(...servers, startAppProcess('worker', env, runDir), spotify);
+    const atproto = startAppProcess(
+      'atproto-stand-in',
+      { ...process.env, ATPROTO_STAND_IN_PORT: String(atprotoPort) },
+      runDir,
+    );
+    apps.push(...servers, startAppProcess('worker', env, runDir), spotify, atproto);
     await Promise.all(servers.map((s, i) => waitForHealthy(`http://127.0.0.1:${serverPorts[i]}`, s.child)));
     // Its own process: this one's event loop is blocked while Playwright runs.
     const proxy = startAppProcess(
@@ -204,6 +215,7 @@ try {
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitForHealthy(baseUrl, proxy.child);
     await waitForUrl(`${spotifyUrl}/v1/me`, spotify.child);
+    await waitForUrl(`${atprotoUrl}/.well-known/oauth-authorization-server`, atproto.child);
     const jsonFile = path.join(reportDir, 'playwright.json');
     fs.rmSync(jsonFile, { force: true });
     const ok = run(

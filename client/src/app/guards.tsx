@@ -67,7 +67,8 @@ export function RequireAuth() {
   if (status === 'unreachable') return <UnreachableScreen />;
   if (status === 'unknown') return <LoadingScreen />;
   // The query goes along: the Spotify connection returns to /profile?spotify_connect=<code> (or
-  // ?spotify_error=), which the wizard's step 4 (the same Spotify card) then claims or reports.
+  // ?spotify_error=), a Bluesky link to /profile?bluesky_link=<code> (or ?bluesky_error=), which the
+  // wizard's step 4 (the same cards) then claims or reports.
   if (user && !user.setupComplete && needsSetupRedirect(pathname)) {
     return <Navigate to={{ pathname: '/setup', search }} replace />;
   }

@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useLogout } from '@/features/auth/use-logout';
+import { BlueskyLinkCard } from '@/features/bluesky/bluesky-link-card';
 import { ProfileScreen } from '@/features/profile/profile-screen';
 import { SpotifyConnectionCard } from '@/features/spotify/spotify-connection-card';
 import { sessionAtom } from '@/lib/session';
@@ -34,6 +35,7 @@ export default function ProfileRoute() {
       onSwipeLeft={() => navigate('/')}
     >
       {user ? <SpotifyConnectionCard userId={user.id} /> : null}
+      {user ? <BlueskyLinkCard userId={user.id} /> : null}
       {user ? (
         <Suspense fallback={null}>
           <PodcastLibrarySection userId={user.id} />

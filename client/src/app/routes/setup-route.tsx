@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import { CloudOff } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { LoadingScreen } from '@/components/ui/loading-screen';
+import { BlueskyLinkCard } from '@/features/bluesky/bluesky-link-card';
 import { OpmlImport } from '@/features/podcasts/opml-import';
 import { useLibrary } from '@/features/podcasts/podcast-queries';
 import { PodcastSearch } from '@/features/podcasts/podcast-search';
@@ -12,7 +13,7 @@ import { SpotifyConnectionCard } from '@/features/spotify/spotify-connection-car
 import { sessionAtom } from '@/lib/session';
 import { userQuery } from '@/lib/user-queries';
 
-/** Step 4 of the wizard: every way to list podcasts, so someone without Spotify can finish too. */
+/** Step 4 of the wizard: every way to list podcasts (so someone without Spotify can finish too), and Bluesky. */
 function StreamingStep({ userId }: { userId: number }) {
   const library = useLibrary(userId);
   const count = library.data?.length ?? 0;
@@ -25,6 +26,7 @@ function StreamingStep({ userId }: { userId: number }) {
         <OpmlImport userId={userId} />
       </div>
       <PodcastSearch userId={userId} />
+      <BlueskyLinkCard userId={userId} />
       <p aria-live="polite" data-testid="setup-library-count" className="text-sm text-zinc-300">
         {library.isPending
           ? 'Loading your podcasts…'

@@ -1,11 +1,10 @@
 import { SPOTIFY_CONNECT_ERRORS } from '@shared/schemas/spotify';
 import { Music2, RefreshCw, Unplug } from 'lucide-react';
-import { useEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { relativeDistance } from '@/lib/relative-time';
 import { toast } from '@/lib/toast';
+import { useReturnParams } from '@/lib/use-return-params';
 import {
   useConnectSpotify,
   useDisconnectSpotify,
@@ -22,36 +21,18 @@ const SHOWN_PODCASTS = 5;
  * outcome toasts come from the claim), ?spotify_error= toasts; either is handled once and dropped.
  */
 function useConnectOutcome(userId: number) {
-  const [params, setParams] = useSearchParams();
-  const connectCode = params.get('spotify_connect');
-  const error = params.get('spotify_error');
   const finish = useFinishSpotifyConnect(userId);
-  const handled = useRef<string | null>(null);
-  useEffect(() => {
-    if (!connectCode && !error) return;
-    const key = `${connectCode}|${error}`;
-    if (handled.current !== key) {
-      handled.current = key;
-      if (error) {
-        const info = Object.hasOwn(SPOTIFY_CONNECT_ERRORS, error) ? SPOTIFY_CONNECT_ERRORS[error] : undefined;
-        toast({
-          variant: 'destructive',
-          ...(info ?? { title: 'Spotify Error', description: 'Connecting Spotify failed. Please try again.' }),
-        });
-      } else if (connectCode) {
-        finish.mutate(connectCode);
-      }
+  useReturnParams('spotify_connect', 'spotify_error', ({ code, error }) => {
+    if (error) {
+      const info = Object.hasOwn(SPOTIFY_CONNECT_ERRORS, error) ? SPOTIFY_CONNECT_ERRORS[error] : undefined;
+      toast({
+        variant: 'destructive',
+        ...(info ?? { title: 'Spotify Error', description: 'Connecting Spotify failed. Please try again.' }),
+      });
+    } else if (code) {
+      finish.mutate(code);
     }
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.delete('spotify_connect');
-        next.delete('spotify_error');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [connectCode, error, setParams, finish]);
+  });
 }
 
 /** The profile's music-streaming connection card: connect, refresh (podcasts.sync), disconnect. */

@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test';
+import type { ProfileDetails } from '../../shared/src/schemas/profile-details';
+import { authHeaders, freshUsername, like, signIn, toasts } from './helpers';
+
+// Runs against the AT Protocol stand-in the e2e tier starts (scripts/atproto-stand-in.ts): every
+// handle under `.test` exists, and its OAuth server approves at once. The real client library does
+// the DPoP, PKCE and PAR legs; the browser follows the redirects.
+
+test('link Bluesky on the profile; a match sees the verified handle on the profile details', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
+  try {
+    const me = await signIn(await contexts[0]!.newPage(), 'bsme');
+    const partner = await signIn(await contexts[1]!.newPage(), 'bspartner');
+    await like(partner.page.request, partner, me);
+    await like(me.page.request, me, partner);
+    const handle = `${freshUsername('bs')
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-')}.test`;
+
+    const { page } = me;
+    await page.goto('/profile');
+    const card = page.getByTestId('bluesky-card');
+    await expect(card.getByTestId('bluesky-state')).toHaveText('Not linked');
+    await card.getByLabel('Your Bluesky handle').fill(`@${handle}`);
+    await card.getByRole('button', { name: 'Link Bluesky' }).click();
+    // To the stand-in's authorization server, back through the callback, claimed by this account.
+    await expect(page).toHaveURL((url) => url.pathname === '/profile' && !url.searchParams.has('bluesky_link'));
+    await expect(toasts(page).getByText('Bluesky linked')).toBeVisible();
+    await expect(card.getByTestId('bluesky-state')).toHaveText(`Linked as @${handle}`);
+    await expect(card.getByTestId('bluesky-badge')).toHaveText(`@${handle}`);
+
+    // The partner opens my profile details from our match: the verified badge links to Bluesky.
+    const response = await partner.page.request.get(`/api/users/${me.id}/profile-details?intent=romantic`, {
+      headers: authHeaders(partner),
+    });
+    const details = (await response.json()) as ProfileDetails;
+    expect(details.bluesky).toEqual({ handle });
+    await partner.page.goto(`/profile-details/${me.id}/${details.match?.id}`);
+    const badge = partner.page.getByTestId('bluesky-badge');
+    await expect(badge).toHaveText(`@${handle}`);
+    await expect(badge).toHaveAttribute('href', `https://bsky.app/profile/${handle}`);
+
+    // Unlinking takes it away again.
+    await card.getByRole('button', { name: 'Unlink' }).click();
+    await expect(card.getByTestId('bluesky-state')).toHaveText('Not linked');
+    await partner.page.reload();
+    await expect(partner.page.getByTestId('profile-details-name')).toBeVisible();
+    await expect(partner.page.getByTestId('bluesky-badge')).toHaveCount(0);
+  } finally {
+    await Promise.all(contexts.map((c) => c.close()));
+  }
+});

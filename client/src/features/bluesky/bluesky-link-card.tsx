@@ -1,0 +1,131 @@
+import { BLUESKY_TEXTS, BlueskyHandleSchema } from '@shared/schemas/bluesky';
+import { AtSign, Unlink } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import { BlueskyBadge } from '@/components/bluesky/bluesky-badge';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/http';
+import { toast } from '@/lib/toast';
+import { useReturnParams } from '@/lib/use-return-params';
+import { useBlueskyStatus, useFinishBluesky, useLinkBluesky, useUnlinkBluesky } from './bluesky-queries';
+
+/** Why a callback came back without a link (`?bluesky_error=`). */
+const CALLBACK_ERRORS: Record<string, string> = {
+  failed: BLUESKY_TEXTS.failed,
+  not_claimed: BLUESKY_TEXTS.notClaimed,
+  unavailable: 'Linking Bluesky is not set up on this server yet.',
+};
+
+/** After the round trip: ?bluesky_link=<code> is claimed by this account, ?bluesky_error= toasts; both once. */
+function useLinkOutcome(userId: number) {
+  const finish = useFinishBluesky(userId);
+  useReturnParams('bluesky_link', 'bluesky_error', ({ code, error }) => {
+    if (error) {
+      toast({
+        variant: 'destructive',
+        title: 'Bluesky link failed',
+        description: CALLBACK_ERRORS[error] ?? BLUESKY_TEXTS.failed,
+      });
+    } else if (code) {
+      finish.mutate(code);
+    }
+  });
+}
+
+/** Link a Bluesky (AT Protocol) identity: matches then see the handle as a verified badge. */
+export function BlueskyLinkCard({ userId }: { userId: number }) {
+  useLinkOutcome(userId);
+  const { data: status, isPending, isError } = useBlueskyStatus(userId);
+  const link = useLinkBluesky(userId);
+  const unlink = useUnlinkBluesky(userId);
+  const [handle, setHandle] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const inputId = useId();
+  const problemId = useId();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = BlueskyHandleSchema.safeParse(handle);
+    if (!parsed.success) {
+      setProblem(parsed.error.issues[0]?.message ?? 'Enter your Bluesky handle.');
+      return;
+    }
+    setProblem(null);
+    link.mutate(parsed.data, { onError: (error) => setProblem(errorMessage(error, BLUESKY_TEXTS.failed)) });
+  };
+
+  return (
+    <section
+      aria-labelledby="bluesky-card-title"
+      data-testid="bluesky-card"
+      className="rounded-3xl border border-white/10 bg-white/[0.03] p-5 shadow-xl shadow-black/20"
+    >
+      <div className="flex items-center gap-3">
+        <div className="grid size-11 shrink-0 place-items-center rounded-2xl bg-sky-500/15 text-sky-300">
+          <AtSign aria-hidden="true" className="size-6" />
+        </div>
+        <div className="min-w-0 flex-1">
+          <h2 id="bluesky-card-title" className="text-base font-semibold text-white">
+            Bluesky
+          </h2>
+          <p data-testid="bluesky-state" className="truncate text-xs text-zinc-400">
+            {isPending
+              ? 'Checking link...'
+              : isError
+                ? 'Could not load the link.'
+                : status.linked
+                  ? `Linked as @${status.handle}`
+                  : 'Not linked'}
+          </p>
+        </div>
+      </div>
+
+      {status?.message ? <p className="mt-3 text-sm text-amber-200">{status.message}</p> : null}
+
+      {status?.linked && status.handle ? (
+        <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
+          <BlueskyBadge handle={status.handle} />
+          <Button variant="destructive" size="sm" onClick={() => unlink.mutate()} disabled={unlink.isPending}>
+            {unlink.isPending ? <Spinner /> : <Unlink aria-hidden="true" className="size-4" />}
+            Unlink
+          </Button>
+        </div>
+      ) : null}
+
+      {status && !status.linked && status.available ? (
+        <form className="mt-4 grid gap-2" onSubmit={submit} noValidate>
+          <p className="text-sm text-zinc-400">
+            Show your matches a verified Bluesky handle. You approve it on your own Bluesky server; we never see your
+            password.
+          </p>
+          <label htmlFor={inputId} className="text-sm font-medium text-zinc-200">
+            Your Bluesky handle
+          </label>
+          <Input
+            id={inputId}
+            name="handle"
+            value={handle}
+            onChange={(event) => setHandle(event.target.value)}
+            placeholder="ada.bsky.social"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={254}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? problemId : undefined}
+          />
+          {problem ? (
+            <p id={problemId} role="alert" className="text-sm text-red-300">
+              {problem}
+            </p>
+          ) : null}
+          <Button type="submit" disabled={link.isPending}>
+            {link.isPending ? <Spinner /> : null}
+            Link Bluesky
+          </Button>
+        </form>
+      ) : null}
+    </section>
+  );
+}
