@@ -9,4 +9,5 @@ export const RATE_LIMIT_TEXTS = {
   search: 'Too many searches in a short time. Please wait a moment and try again.',
   uploads: 'You have uploaded many files in a short time. Please wait before uploading again.',
   artwork: 'Too many pictures requested in a short time. Please wait a moment.',
+  blueskyLinks: 'You have started many Bluesky links in a short time. Please wait a few minutes and try again.',
 } as const;

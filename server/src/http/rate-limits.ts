@@ -79,6 +79,12 @@ export const RATE_LIMIT_POLICIES = {
     perIp: { points: 500, seconds: minutes(60) },
     message: VIDEO_TEXTS.rateLimited,
   },
+  /** Each Bluesky link start resolves a handle and calls the person's server (docs/bluesky.md). */
+  blueskyLinks: {
+    perUser: { points: 20, seconds: minutes(10) },
+    perIp: { points: 300, seconds: minutes(10) },
+    message: RATE_LIMIT_TEXTS.blueskyLinks,
+  },
   /** The public image proxy (docs/image-proxy.md): a feed screen shows dozens of pictures. */
   artwork: { perIp: { points: 6000, seconds: 60 }, message: RATE_LIMIT_TEXTS.artwork },
 } satisfies Record<string, Policy>;

@@ -21,7 +21,16 @@ import { decryptToken, encryptToken, tokenOwner } from '../spotify/token-crypto'
 import { type AtprotoConfig, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH, BLUESKY_SCOPE } from './atproto-config';
 
 const STATE_TTL_SECONDS = 600;
-const stateKey = (key: string) => `bluesky:state:${key}`;
+/** States hold a DPoP private key and the PKCE verifier: encrypted too, bound to their key. */
+const stateOwner = (key: string) => Buffer.from(`bluesky-state:${key}`, 'utf8');
+
+function readState(data: string, key: string, tokenKey: Buffer): NodeSavedState | undefined {
+  try {
+    return JSON.parse(decryptToken(data, tokenKey, stateOwner(key))) as NodeSavedState;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A callback in progress: the session the client stores goes here, not onto anyone's row yet. */
 interface CallbackHold {
@@ -113,15 +122,10 @@ function redisLock(redis: Redis): RuntimeLock {
   };
 }
 
-/** The app state of an authorization in progress (to know where to send a failed callback). */
-export async function peekAppState(redis: Redis, key: string | null): Promise<string | null> {
-  if (!key) return null;
-  const value = await redis.get(stateKey(key)).catch(() => null);
-  return value ? ((JSON.parse(value) as NodeSavedState).appState ?? null) : null;
-}
-
 export interface BlueskyClient {
   oauth: NodeOAuthClient;
+  /** The app state of an authorization in progress (where to send a callback that fails). */
+  appStateOf(stateKey: string | null): Promise<string | null>;
   /** Runs a callback with its session held here; answers what it answered and the held session. */
   holdingSession<T>(run: () => Promise<T>): Promise<{ result: T; session: NodeSavedSession | undefined }>;
 }
@@ -137,14 +141,29 @@ export async function createBlueskyClient(deps: {
 
   const stateStore = {
     async get(key: string): Promise<NodeSavedState | undefined> {
-      const value = await redis.get(stateKey(key));
-      return value ? (JSON.parse(value) as NodeSavedState) : undefined;
+      const [row] = await sql<{ data: string }>(
+        orm.em.fork(),
+        'select data from bluesky_oauth_states where key = ? and expires_at > now()',
+        [key],
+      );
+      return row ? readState(row.data, key, tokenKey) : undefined;
     },
     async set(key: string, value: NodeSavedState): Promise<void> {
-      await redis.set(stateKey(key), JSON.stringify(value), 'EX', STATE_TTL_SECONDS);
+      const em = orm.em.fork();
+      // Abandoned authorizations (never called back) go here, a few at a time.
+      await sql(
+        em,
+        'delete from bluesky_oauth_states where key in (select key from bluesky_oauth_states where expires_at < now() limit 100)',
+      );
+      await sql(
+        em,
+        `insert into bluesky_oauth_states (key, data, expires_at) values (?, ?, now() + make_interval(secs => ?))
+         on conflict (key) do update set data = excluded.data, expires_at = excluded.expires_at`,
+        [key, encryptToken(JSON.stringify(value), tokenKey, stateOwner(key)), STATE_TTL_SECONDS],
+      );
     },
     async del(key: string): Promise<void> {
-      await redis.del(stateKey(key));
+      await sql(orm.em.fork(), 'delete from bluesky_oauth_states where key = ?', [key]);
     },
   };
 
@@ -228,6 +247,9 @@ export async function createBlueskyClient(deps: {
 
   return {
     oauth,
+    async appStateOf(key) {
+      return key ? ((await stateStore.get(key))?.appState ?? null) : null;
+    },
     async holdingSession(run) {
       const hold: CallbackHold = {};
       const result = await callbackHold.run(hold, run);

@@ -15,11 +15,12 @@ import { api, BLUESKY_TEXTS, type BlueskyStatus, rooms } from '@shared/index';
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { BLUESKY_CALLBACK_PATH, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH } from '../../core/atproto/atproto-config';
-import { encryptSession, peekAppState } from '../../core/atproto/bluesky-client';
+import { encryptSession } from '../../core/atproto/bluesky-client';
 import { UserSchema } from '../../core/db/entities';
 import { sql } from '../../core/db/sql';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
+import { clientAddress } from '../../http/rate-limits';
 import { mount } from '../../http/route';
 
 const PENDING_TTL_SECONDS = 300;
@@ -118,6 +119,7 @@ export function blueskyRoutes(deps: AppDeps): Router {
 
   mount(router, api.blueskyLink, async ({ params, body, req }) => {
     if (!client) throw new HttpError(503, 'bluesky_unavailable', unavailableMessage ?? BLUESKY_TEXTS.failed);
+    await deps.limits.take('blueskyLinks', { user: params.userId, ip: clientAddress(req) });
     // The handle must resolve to a DID whose document claims it back.
     let did: string;
     try {
@@ -136,7 +138,8 @@ export function blueskyRoutes(deps: AppDeps): Router {
       params.userId,
     ]);
     if (owner) throw conflict(BLUESKY_TEXTS.inUse);
-    const state: AppState = { userId: params.userId, returnTo: loopbackOrigin(req) };
+    const returnTo = config.client.kind === 'loopback' ? loopbackOrigin(req) : '';
+    const state: AppState = { userId: params.userId, returnTo };
     try {
       const url = await client.oauth.authorize(body.handle, { state: JSON.stringify(state) });
       return { url: url.href };
@@ -150,10 +153,10 @@ export function blueskyRoutes(deps: AppDeps): Router {
   router.get(BLUESKY_CALLBACK_PATH, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     const params = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
-    const peeked = await peekAppState(deps.redis, params.get('state'));
+    if (!client) return res.redirect(302, '/profile?bluesky_error=unavailable');
+    const peeked = await client.appStateOf(params.get('state')).catch(() => null);
     const returnTo = (peeked ? (JSON.parse(peeked) as AppState).returnTo : '') || '';
     const fail = (reason: string) => res.redirect(302, `${returnTo}/profile?bluesky_error=${reason}`);
-    if (!client) return fail('unavailable');
     let did: string;
     let state: AppState;
     let session: Awaited<ReturnType<typeof client.holdingSession>>['session'];

@@ -169,6 +169,35 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     }
   });
 
+  it('keeps the authorization state in the database, encrypted, until the callback spends it', async () => {
+    const me = await server.login();
+    const start = await server.call('POST', `/api/users/${me.user.id}/bluesky/link`, {
+      token: me.token,
+      body: { handle: handleOf('state') },
+    });
+    expect(start.status).toBe(200);
+    const states = async () =>
+      sql<{ key: string; data: string; ttl: number }>(
+        em(),
+        `select key, data, extract(epoch from expires_at - now())::int as ttl from bluesky_oauth_states
+          where data not like '%' || ? || '%'`,
+        ['dpopJwk'],
+      );
+    const before = await states();
+    const mine = before.filter((s) => s.data.startsWith('v2.'));
+    expect(mine.length).toBeGreaterThan(0);
+    expect(Math.max(...mine.map((s) => s.ttl))).toBeLessThanOrEqual(600);
+    const consent = await fetch(start.json.url as string, { redirect: 'manual' });
+    const callback = new URL(consent.headers.get('location') ?? '');
+    const key = callback.searchParams.get('state') ?? '';
+    expect((await states()).some((s) => s.key === key)).toBe(true);
+    await fetch(`${server.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    expect((await states()).some((s) => s.key === key)).toBe(false);
+    // The same callback again (a replay): refused, nothing waiting to be claimed.
+    const replay = await fetch(`${server.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    expect(new URL(replay.headers.get('location') ?? '', server.url).searchParams.get('bluesky_error')).toBe('failed');
+  });
+
   it('a handle whose DID document does not claim it back is refused; an unknown handle too', async () => {
     const me = await server.login();
     const unclaimed = await server.call('POST', `/api/users/${me.user.id}/bluesky/link`, {
