@@ -1,6 +1,7 @@
 import { api, rooms } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
+import { sql } from '../../core/db/sql';
 import { deletePicture } from '../../core/media/pictures';
 import { endSessions } from '../../core/realtime/emitter';
 import { mount } from '../../http/route';
@@ -18,6 +19,15 @@ export function accountRoutes(deps: AppDeps): Router {
   });
 
   mount(router, api.deleteAccount, async ({ params, req }) => {
+    // A linked Bluesky session is revoked at the person's server first (it is read from the row).
+    const [linked] = await sql<{ atp_did: string | null }>(req.em, 'select atp_did from users where id = ?', [
+      params.userId,
+    ]);
+    if (linked?.atp_did && deps.bluesky) {
+      await deps.bluesky.oauth.revoke(linked.atp_did).catch((error: Error) => {
+        deps.logger.warn(`bluesky revoke for deleted account ${params.userId} failed: ${error.message}`);
+      });
+    }
     const deleted = await deleteAccount(req.em, params.userId);
     // After the commit: the other people's matches disappear live, then this person's tabs end.
     for (const match of deleted.matches) {

@@ -325,6 +325,20 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     expect(status.json).toMatchObject({ linked: false, handle: null });
   });
 
+  it('deleting the account revokes the Bluesky session too', async () => {
+    const me = await server.login();
+    const handle = handleOf('leaving');
+    expect((await link(me, handle)).status).toBe(200);
+    const tokens = standIn.issued.filter((t) => t.sub === standInDid(handle)).at(-1);
+    const gone = await server.call('DELETE', `/api/users/${me.user.id}`, {
+      token: me.token,
+      body: { confirm: 'DELETE' },
+    });
+    expect(gone.status, gone.text).toBe(200);
+    expect(standIn.wasRevoked(tokens?.refreshToken ?? '') || standIn.wasRevoked(tokens?.accessToken ?? '')).toBe(true);
+    expect(await row(me.user.id)).toBeUndefined();
+  });
+
   it('matches see the handle on profile details; people who are not matches do not', async () => {
     const { a, b } = await mutualPair(server);
     const stranger = await server.login();
