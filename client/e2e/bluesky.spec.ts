@@ -35,11 +35,13 @@ test('link Bluesky on the profile; a match sees the verified handle on the profi
       headers: authHeaders(partner),
     });
     const details = (await response.json()) as ProfileDetails;
-    expect(details.bluesky).toEqual({ handle });
+    expect(details.bluesky?.handle).toBe(handle);
+    const did = details.bluesky?.did ?? '';
+    expect(did).toMatch(/^did:plc:[a-z2-7]{24}$/);
     await partner.page.goto(`/profile-details/${me.id}/${details.match?.id}`);
     const badge = partner.page.getByTestId('bluesky-badge');
     await expect(badge).toHaveText(`@${handle}`);
-    await expect(badge).toHaveAttribute('href', `https://bsky.app/profile/${handle}`);
+    await expect(badge).toHaveAttribute('href', `https://bsky.app/profile/${encodeURIComponent(did)}`);
 
     // Unlinking takes it away again.
     await card.getByRole('button', { name: 'Unlink' }).click();

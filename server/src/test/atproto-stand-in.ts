@@ -45,6 +45,8 @@ class HttpFailure extends Error {
 
 export class AtprotoStandIn {
   url = '';
+  /** When set, /oauth/authorize approves as this handle whatever was typed (someone signing in as another account). */
+  approveAs: string | null = null;
   /** Access tokens live this long (expires_in); short values make clients refresh. */
   accessTtlSeconds = 3600;
   /** Every request, as "METHOD /path" (grant types for /oauth/token), for assertions. */
@@ -94,6 +96,18 @@ export class AtprotoStandIn {
       this.accounts.set(key, account);
     }
     return account;
+  }
+
+  /**
+   * The person behind `did` changes handle (the old one is then free for anyone), or, with `claims`
+   * false, their DID document stops claiming any handle that resolves to them.
+   */
+  rename(did: string, handle: string, { claims = true } = {}): void {
+    const account = this.byDid(did);
+    if (!account) throw new Error(`no account ${did}`);
+    this.accounts.delete(account.handle);
+    const renamed = { did, handle, claimed: claims ? handle : `someone-else-${handle}` };
+    this.accounts.set(handle, renamed);
   }
 
   /** Every refresh token of `did` stops working (the person revoked the app at their PDS). */
@@ -230,7 +244,7 @@ export class AtprotoStandIn {
         return this.send(res, 400, { error: 'invalid_request', error_description: 'Unknown request_uri' });
       }
       this.requestUris.delete(requestUri);
-      const hint = grant.params.login_hint ?? '';
+      const hint = this.approveAs ?? grant.params.login_hint ?? '';
       const account = hint.startsWith('did:') ? this.byDid(hint) : this.account(hint);
       if (!account) return this.send(res, 400, { error: 'invalid_request', error_description: 'Unknown account' });
       const code = randomBytes(16).toString('base64url');

@@ -39,8 +39,8 @@ export const BlueskyFinishBodySchema = z.strictObject({
   code: z.string({ error: 'code is required' }).trim().min(1, 'code is required').max(200, 'code is too long'),
 });
 
-/** The public profile page of a handle. */
-export const blueskyProfileUrl = (handle: string) => `https://bsky.app/profile/${encodeURIComponent(handle)}`;
+/** The public profile page of an identity, by DID: it stays right when a handle changes hands. */
+export const blueskyProfileUrl = (did: string) => `https://bsky.app/profile/${encodeURIComponent(did)}`;
 
 export const BLUESKY_TEXTS = {
   expired: 'This Bluesky link has expired or was already used. Please link again.',
@@ -51,4 +51,7 @@ export const BLUESKY_TEXTS = {
   failed: 'Bluesky did not complete the link. Please try again.',
   ended: 'Your Bluesky link ended (access was revoked or expired). Link it again to show your handle.',
   linked: 'Bluesky linked',
+  otherBrowser: 'This Bluesky link was approved in another browser than the one that started it. Nothing was linked.',
+  handleLost:
+    "Your Bluesky identity no longer confirms its handle, so matches don't see a badge. Check your handle on Bluesky.",
 } as const;

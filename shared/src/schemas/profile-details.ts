@@ -38,7 +38,7 @@ export const ProfileDetailsSchema = z.object({
    * The person's linked Bluesky handle (its DID document claims it, checked both ways when linked):
    * shown to the person and to their live mutual matches only, else null.
    */
-  bluesky: z.object({ handle: z.string() }).nullable(),
+  bluesky: z.object({ handle: z.string(), did: z.string() }).nullable(),
 });
 export type ProfileDetails = z.infer<typeof ProfileDetailsSchema>;
 

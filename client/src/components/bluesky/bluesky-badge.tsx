@@ -1,11 +1,11 @@
 import { blueskyProfileUrl } from '@shared/schemas/bluesky';
 import { BadgeCheck } from 'lucide-react';
 
-/** A linked Bluesky handle, verified both ways when it was linked; opens the public profile. */
-export function BlueskyBadge({ handle }: { handle: string }) {
+/** A linked Bluesky handle, verified both ways; opens the public profile of its DID. */
+export function BlueskyBadge({ handle, did }: { handle: string; did: string }) {
   return (
     <a
-      href={blueskyProfileUrl(handle)}
+      href={blueskyProfileUrl(did)}
       target="_blank"
       rel="noopener noreferrer"
       data-testid="bluesky-badge"

@@ -74,7 +74,7 @@ describe('BlueskyLinkCard', () => {
     await screen.findByText(BLUESKY_TEXTS.linked);
     await waitFor(() => expect(screen.getByTestId('bluesky-state').textContent).toBe('Linked as @ada.test'));
     expect(claims).toEqual([{ code: 'c1' }]);
-    expect(screen.getByTestId('bluesky-badge').getAttribute('href')).toBe('https://bsky.app/profile/ada.test');
+    expect(screen.getByTestId('bluesky-badge').getAttribute('href')).toBe('https://bsky.app/profile/did%3Aplc%3Ax');
 
     fireEvent.click(screen.getByRole('button', { name: 'Unlink' }));
     await waitFor(() => expect(screen.getByTestId('bluesky-state').textContent).toBe('Not linked'));

@@ -14,6 +14,7 @@ import { useBlueskyStatus, useFinishBluesky, useLinkBluesky, useUnlinkBluesky } 
 const CALLBACK_ERRORS: Record<string, string> = {
   failed: BLUESKY_TEXTS.failed,
   not_claimed: BLUESKY_TEXTS.notClaimed,
+  other_browser: BLUESKY_TEXTS.otherBrowser,
   unavailable: 'Linking Bluesky is not set up on this server yet.',
 };
 
@@ -75,7 +76,9 @@ export function BlueskyLinkCard({ userId }: { userId: number }) {
               : isError
                 ? 'Could not load the link.'
                 : status.linked
-                  ? `Linked as @${status.handle}`
+                  ? status.handle
+                    ? `Linked as @${status.handle}`
+                    : 'Linked'
                   : 'Not linked'}
           </p>
         </div>
@@ -83,9 +86,9 @@ export function BlueskyLinkCard({ userId }: { userId: number }) {
 
       {status?.message ? <p className="mt-3 text-sm text-amber-200">{status.message}</p> : null}
 
-      {status?.linked && status.handle ? (
+      {status?.linked ? (
         <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
-          <BlueskyBadge handle={status.handle} />
+          {status.handle && status.did ? <BlueskyBadge handle={status.handle} did={status.did} /> : <span />}
           <Button variant="destructive" size="sm" onClick={() => unlink.mutate()} disabled={unlink.isPending}>
             {unlink.isPending ? <Spinner /> : <Unlink aria-hidden="true" className="size-4" />}
             Unlink

@@ -82,10 +82,12 @@ describe('ProfileDetailsScreen', () => {
   });
 
   it("shows a match's verified Bluesky handle as a badge linking to the public profile", async () => {
-    open('/profile-details/12/3', () => jsonResponse(details({ bluesky: { handle: 'zoe.bsky.social' } })));
+    open('/profile-details/12/3', () =>
+      jsonResponse(details({ bluesky: { handle: 'zoe.bsky.social', did: 'did:plc:zoe' } })),
+    );
     const badge = await screen.findByTestId('bluesky-badge');
     expect(badge.textContent).toBe('@zoe.bsky.social');
-    expect(badge.getAttribute('href')).toBe('https://bsky.app/profile/zoe.bsky.social');
+    expect(badge.getAttribute('href')).toBe('https://bsky.app/profile/did%3Aplc%3Azoe');
     expect(badge.getAttribute('rel')).toContain('noopener');
   });
 

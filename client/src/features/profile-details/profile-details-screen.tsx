@@ -86,7 +86,7 @@ function ProfileBody({ details }: { details: ProfileDetails }) {
           </h2>
           <p className="mt-1 text-sm text-zinc-300">{tagline}</p>
         </div>
-        {details.bluesky ? <BlueskyBadge handle={details.bluesky.handle} /> : null}
+        {details.bluesky ? <BlueskyBadge handle={details.bluesky.handle} did={details.bluesky.did} /> : null}
         {details.match ? (
           <Link to={`/chat/${details.match.id}`} className={buttonClasses('primary', 'md')}>
             <MessageCircle aria-hidden="true" className="size-4" />

@@ -18,7 +18,8 @@ const AtprotoEnvSchema = z.object({
 export const BLUESKY_CALLBACK_PATH = '/api/bluesky/callback';
 export const BLUESKY_METADATA_PATH = '/api/bluesky/client-metadata.json';
 export const BLUESKY_JWKS_PATH = '/api/bluesky/jwks.json';
-export const BLUESKY_SCOPE = 'atproto transition:generic';
+/** Identity only: the link proves who someone is on Bluesky and never acts for them there. */
+export const BLUESKY_SCOPE = 'atproto';
 
 export type AtprotoClientKind =
   /** https PUBLIC_URL and a key: client metadata and JWKS served here, private_key_jwt. */

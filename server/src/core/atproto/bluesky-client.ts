@@ -1,8 +1,10 @@
 // The AT Protocol OAuth client of the Bluesky link (docs/bluesky.md): @atproto/oauth-client-node
-// (DPoP, PKCE, PAR) with its stores here. Authorization states live in Redis for 10 minutes (any
-// server instance may receive the callback). Sessions live on the user's row, encrypted like
-// Spotify's tokens and bound to that user (a ciphertext copied onto another row does not decrypt).
-// During a callback the session is held in memory until the person who started the link claims it.
+// (DPoP, PKCE, PAR) with its stores here. Authorization states live in PostgreSQL for 10 minutes,
+// encrypted (any server instance may receive the callback). Sessions live on the user's row,
+// encrypted and bound to that user (a ciphertext copied onto another row does not decrypt). During
+// a callback the session is held in memory until the person who started the link claims it. Every
+// request the library makes goes through an SSRF-safe fetch: the servers it talks to are named by
+// documents anyone can publish.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
@@ -14,13 +16,17 @@ import {
   type NodeSavedState,
   type RuntimeLock,
 } from '@atproto/oauth-client-node';
+import { safeFetchWrap } from '@atproto-labs/fetch-node';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import { sql } from '../db/sql';
-import { decryptToken, encryptToken, tokenOwner } from '../spotify/token-crypto';
+import { decryptToken, encryptToken } from '../spotify/token-crypto';
 import { type AtprotoConfig, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH, BLUESKY_SCOPE } from './atproto-config';
 
 const STATE_TTL_SECONDS = 600;
+const FETCH_TIMEOUT_MS = 10_000;
+/** Bluesky's ciphertexts are bound to the person and to Bluesky (not swappable with Spotify's columns). */
+const blueskyOwner = (userId: number) => Buffer.from(`bluesky:user:${userId}`, 'utf8');
 /** States hold a DPoP private key and the PKCE verifier: encrypted too, bound to their key. */
 const stateOwner = (key: string) => Buffer.from(`bluesky-state:${key}`, 'utf8');
 
@@ -54,7 +60,7 @@ interface AtpRow {
 export function encryptSession(session: NodeSavedSession, key: Buffer, userId: number) {
   const { access_token, refresh_token, ...tokenRest } = session.tokenSet;
   const rest: SessionRest = { ...session, tokenSet: tokenRest };
-  const owner = tokenOwner(userId);
+  const owner = blueskyOwner(userId);
   return {
     accessToken: encryptToken(access_token, key, owner),
     refreshToken: refresh_token ? encryptToken(refresh_token, key, owner) : null,
@@ -66,7 +72,7 @@ export function encryptSession(session: NodeSavedSession, key: Buffer, userId: n
 function decryptSession(row: AtpRow, key: Buffer): NodeSavedSession | undefined {
   if (!row.atp_access_token || !row.atp_oauth_session) return undefined;
   try {
-    const owner = tokenOwner(row.id);
+    const owner = blueskyOwner(row.id);
     const rest = JSON.parse(decryptToken(row.atp_oauth_session, key, owner)) as SessionRest;
     return {
       ...rest,
@@ -103,7 +109,8 @@ function redisLock(redis: Redis): RuntimeLock {
     const key = `bluesky:lock:${name}`;
     const token = randomUUID();
     const deadline = Date.now() + 10_000;
-    while ((await redis.set(key, token, 'PX', 15_000, 'NX')) !== 'OK') {
+    // Longer than a refresh can take (each request times out after FETCH_TIMEOUT_MS).
+    while ((await redis.set(key, token, 'PX', 60_000, 'NX')) !== 'OK') {
       if (Date.now() > deadline) throw new Error(`lock ${name} not acquired`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -210,6 +217,18 @@ export async function createBlueskyClient(deps: {
   };
 
   const common = {
+    fetch: safeFetchWrap(
+      config.allowHttp
+        ? // Development and tests: the stand-in on localhost with its own port.
+          {
+            ssrfProtection: false,
+            allowHttp: true,
+            allowCustomPort: true,
+            allowImplicitRedirect: true,
+            timeout: FETCH_TIMEOUT_MS,
+          }
+        : { ssrfProtection: true, allowHttp: false, allowImplicitRedirect: true, timeout: FETCH_TIMEOUT_MS },
+    ),
     stateStore,
     sessionStore,
     requestLock: redisLock(redis),

@@ -3,7 +3,7 @@
 // 5 minutes under a one-time code and sends the browser to /profile?bluesky_link=<code>, where the
 // app claims it as its signed-in account (POST .../bluesky/finish). A link sent to someone else, or a
 // callback replayed in another browser, is refused there with nothing linked.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   isExpectedSessionError,
   TokenInvalidError,
@@ -31,7 +31,28 @@ interface AppState {
   userId: number;
   /** The origin to return to (development: localhost or 127.0.0.1); '' for this origin. */
   returnTo: string;
+  /** SHA-256 of the nonce in the starting browser's cookie. */
+  nonceHash: string;
 }
+
+/** The starting browser's cookie: a callback in any other browser creates nothing to claim. */
+const NONCE_COOKIE = 'podmatch_bluesky';
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * Development with the loopback client: the callback is on 127.0.0.1, so a browser that started on
+ * localhost has no cookie there. Only then is the cookie check skipped (the claim still binds the
+ * link to the account).
+ */
+const crossHostLoopback = (state: AppState) => /^http:\/\/localhost(:\d+)?$/.test(state.returnTo);
 
 /** An approved link waiting to be claimed; the session is already encrypted for `userId`. */
 interface PendingLink {
@@ -114,37 +135,55 @@ export function blueskyRoutes(deps: AppDeps): Router {
       user = await forget(req.em, user.id);
       return statusOf(user, BLUESKY_TEXTS.ended);
     }
-    return statusOf(await load(req.em, user.id));
+    // Handles change hands: show the one the DID document claims now, checked both ways again.
+    const identity = await client.oauth.identityResolver.resolve(user.atpDid, { noCache: true }).catch(() => null);
+    if (identity) {
+      const handle = identity.handle === HANDLE_INVALID ? null : identity.handle;
+      if (handle !== user.atpHandle) {
+        await sql(req.em, 'update users set atp_handle = ?, updated_at = now() where id = ? and atp_did = ?', [
+          handle,
+          user.id,
+          user.atpDid,
+        ]);
+        user = await load(req.em, user.id);
+        deps.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
+      }
+    }
+    return statusOf(user, user.atpHandle ? undefined : BLUESKY_TEXTS.handleLost);
   });
 
-  mount(router, api.blueskyLink, async ({ params, body, req }) => {
+  mount(router, api.blueskyLink, async ({ params, body, req, res }) => {
     if (!client) throw new HttpError(503, 'bluesky_unavailable', unavailableMessage ?? BLUESKY_TEXTS.failed);
     await deps.limits.take('blueskyLinks', { user: params.userId, ip: clientAddress(req) });
     // The handle must resolve to a DID whose document claims it back.
-    let did: string;
     try {
-      did = (await client.oauth.identityResolver.resolve(body.handle)).did;
+      await client.oauth.identityResolver.resolve(body.handle, { noCache: true });
     } catch (error) {
       const message = (error as Error).message;
-      deps.logger.info(`bluesky handle ${body.handle} refused: ${message}`);
+      deps.logger.info(`bluesky handle refused: ${message}`);
       throw new HttpError(
         422,
         'bluesky_handle',
         /does not include the handle/.test(message) ? BLUESKY_TEXTS.notClaimed : BLUESKY_TEXTS.unresolved,
       );
     }
-    const [owner] = await sql<{ id: number }>(req.em, 'select id from users where atp_did = ? and id <> ?', [
-      did,
-      params.userId,
-    ]);
-    if (owner) throw conflict(BLUESKY_TEXTS.inUse);
+    // No "already linked elsewhere" answer here: anyone could then probe which handles have a
+    // profile. Only the owner of the identity learns it, after approving (finish).
     const returnTo = config.client.kind === 'loopback' ? loopbackOrigin(req) : '';
-    const state: AppState = { userId: params.userId, returnTo };
+    const nonce = randomBytes(32).toString('base64url');
+    const state: AppState = { userId: params.userId, returnTo, nonceHash: sha256(nonce) };
+    res.cookie(NONCE_COOKIE, nonce, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.config.isProduction,
+      path: BLUESKY_CALLBACK_PATH,
+      maxAge: 600_000,
+    });
     try {
       const url = await client.oauth.authorize(body.handle, { state: JSON.stringify(state) });
       return { url: url.href };
     } catch (error) {
-      deps.logger.warn(`bluesky authorize for ${body.handle} failed: ${(error as Error).message}`);
+      deps.logger.warn(`bluesky authorize failed: ${(error as Error).message}`);
       throw new HttpError(502, 'bluesky_unreachable', BLUESKY_TEXTS.failed);
     }
   });
@@ -155,8 +194,17 @@ export function blueskyRoutes(deps: AppDeps): Router {
     const params = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
     if (!client) return res.redirect(302, '/profile?bluesky_error=unavailable');
     const peeked = await client.appStateOf(params.get('state')).catch(() => null);
-    const returnTo = (peeked ? (JSON.parse(peeked) as AppState).returnTo : '') || '';
+    const started = peeked ? (JSON.parse(peeked) as AppState) : null;
+    const returnTo = started?.returnTo ?? '';
     const fail = (reason: string) => res.redirect(302, `${returnTo}/profile?bluesky_error=${reason}`);
+    const nonce = readCookie(req, NONCE_COOKIE);
+    res.clearCookie(NONCE_COOKIE, { path: BLUESKY_CALLBACK_PATH });
+    // Another browser than the one that started this link (a link URL sent to someone): refused
+    // before the code is even exchanged.
+    if (started && !crossHostLoopback(started) && (!nonce || sha256(nonce) !== started.nonceHash)) {
+      deps.logger.warn('bluesky callback refused: started in another browser');
+      return fail('other_browser');
+    }
     let did: string;
     let state: AppState;
     let session: Awaited<ReturnType<typeof client.holdingSession>>['session'];
@@ -171,8 +219,9 @@ export function blueskyRoutes(deps: AppDeps): Router {
     }
     if (!session) return fail('failed');
     // The handle shown is the one the DID document claims, confirmed by resolving it back.
-    const identity = await client.oauth.identityResolver.resolve(did).catch(() => null);
+    const identity = await client.oauth.identityResolver.resolve(did, { noCache: true }).catch(() => null);
     if (!identity || identity.handle === HANDLE_INVALID) return fail('not_claimed');
+    if (did.length > 255 || identity.handle.length > 253) return fail('failed');
     const code = randomBytes(32).toString('base64url');
     const pending: PendingLink = {
       userId: state.userId,
@@ -190,10 +239,15 @@ export function blueskyRoutes(deps: AppDeps): Router {
     const pending = JSON.parse(raw) as PendingLink;
     // Someone else's approved link (sent to this person, or this person's to someone else): refused.
     if (pending.userId !== params.userId) throw forbidden(BLUESKY_TEXTS.otherAccount);
+    const [taken] = await sql<{ id: number }>(req.em, 'select id from users where atp_did = ? and id <> ?', [
+      pending.did,
+      params.userId,
+    ]);
+    if (taken) throw conflict(BLUESKY_TEXTS.inUse);
+    // The previous session (another identity, or an earlier grant of this one) is revoked first:
+    // only one grant per person stays live at their server.
     const previous = await load(req.em, params.userId);
-    if (client && previous.atpDid && previous.atpDid !== pending.did) {
-      await client.oauth.revoke(previous.atpDid).catch(() => undefined);
-    }
+    if (client && previous.atpDid) await client.oauth.revoke(previous.atpDid).catch(() => undefined);
     const { stored } = pending;
     try {
       await sql(

@@ -13,6 +13,9 @@ import { startTestServer, type TestServer, uniqueName } from '../../test/harness
 
 const CALLBACK = 'http://127.0.0.1/api/bluesky/callback';
 
+/** The `name=value` of the browser-binding cookie a link start set. */
+const cookieOf = (headers: Headers) => (headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+
 describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
   let standIn: AtprotoStandIn;
   let server: TestServer;
@@ -49,8 +52,12 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     const consent = await fetch(authorize, { redirect: 'manual' });
     expect(consent.status).toBe(302);
     const callback = new URL(consent.headers.get('location') ?? '');
-    expect(`${callback.origin}${callback.pathname}`).toBe(CALLBACK.replace(':80', ''));
-    const back = await fetch(`${on.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    expect(`${callback.origin}${callback.pathname}`).toBe(CALLBACK);
+    // The same browser: it carries the cookie the start set.
+    const back = await fetch(`${on.url}${callback.pathname}${callback.search}`, {
+      redirect: 'manual',
+      headers: { cookie: cookieOf(start.headers) },
+    });
     expect(back.status).toBe(302);
     return new URL(back.headers.get('location') ?? '', on.url);
   }
@@ -85,7 +92,7 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     expect(clientId.searchParams.getAll('redirect_uri')).toEqual([CALLBACK]);
     expect(metadata.json).toMatchObject({
       redirect_uris: [CALLBACK],
-      scope: 'atproto transition:generic',
+      scope: 'atproto',
       dpop_bound_access_tokens: true,
       token_endpoint_auth_method: 'none',
     });
@@ -125,7 +132,10 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
       const consent = await fetch(start.json.url as string, { redirect: 'manual' });
       const callback = new URL(consent.headers.get('location') ?? '');
       expect(callback.origin).toBe('https://podmatch.example');
-      const back = await fetch(`${web.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+      const back = await fetch(`${web.url}${callback.pathname}${callback.search}`, {
+        redirect: 'manual',
+        headers: { cookie: cookieOf(start.headers) },
+      });
       const code = new URL(back.headers.get('location') ?? '', web.url).searchParams.get('bluesky_link');
       const done = await web.call('POST', `/api/users/${me.user.id}/bluesky/finish`, {
         token: me.token,
@@ -191,10 +201,14 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     const callback = new URL(consent.headers.get('location') ?? '');
     const key = callback.searchParams.get('state') ?? '';
     expect((await states()).some((s) => s.key === key)).toBe(true);
-    await fetch(`${server.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    const cookie = { cookie: cookieOf(start.headers) };
+    await fetch(`${server.url}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: cookie });
     expect((await states()).some((s) => s.key === key)).toBe(false);
     // The same callback again (a replay): refused, nothing waiting to be claimed.
-    const replay = await fetch(`${server.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    const replay = await fetch(`${server.url}${callback.pathname}${callback.search}`, {
+      redirect: 'manual',
+      headers: cookie,
+    });
     expect(new URL(replay.headers.get('location') ?? '', server.url).searchParams.get('bluesky_error')).toBe('failed');
   });
 
@@ -269,17 +283,66 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     expect((await row(victim.user.id))?.atp_did).not.toBeNull();
   });
 
-  it('one Bluesky identity belongs to one profile at a time', async () => {
+  it('one Bluesky identity belongs to one profile; only its owner learns it is taken, after approving', async () => {
     const first = await server.login();
     const second = await server.login();
     const handle = handleOf('shared');
     expect((await link(first, handle)).status).toBe(200);
-    const again = await server.call('POST', `/api/users/${second.user.id}/bluesky/link`, {
-      token: second.token,
-      body: { handle },
-    });
+    // Starting says nothing about other profiles (no probing which handles have one here).
+    const again = await link(second, handle);
     expect(again.status).toBe(409);
     expect(again.json.message).toBe(BLUESKY_TEXTS.inUse);
+    expect((await row(first.user.id))?.atp_handle).toBe(handle);
+    expect((await row(second.user.id))?.atp_did).toBeNull();
+  });
+
+  it('a link approved in another browser than the one that started it creates nothing to claim', async () => {
+    const me = await server.login();
+    const start = await server.call('POST', `/api/users/${me.user.id}/bluesky/link`, {
+      token: me.token,
+      body: { handle: handleOf('elsewhere') },
+    });
+    expect(cookieOf(start.headers)).toMatch(/^podmatch_bluesky=[\w-]{43}$/);
+    const consent = await fetch(start.json.url as string, { redirect: 'manual' });
+    const callback = new URL(consent.headers.get('location') ?? '');
+    const mark = standIn.requests.length;
+    const back = await fetch(`${server.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    const target = new URL(back.headers.get('location') ?? '', server.url);
+    expect(target.searchParams.get('bluesky_error')).toBe('other_browser');
+    expect(target.searchParams.has('bluesky_link')).toBe(false);
+    // Refused before the code was exchanged.
+    expect(standIn.requests.slice(mark)).not.toContain('token authorization_code');
+    expect((await row(me.user.id))?.atp_did).toBeNull();
+  });
+
+  it('links the identity the person actually approved as, not the handle typed', async () => {
+    const me = await server.login();
+    const typed = handleOf('typed');
+    const approved = handleOf('approved');
+    standIn.approveAs = approved;
+    try {
+      const done = await link(me, typed);
+      expect(done.status).toBe(200);
+      expect(done.json).toMatchObject({ linked: true, handle: approved, did: standInDid(approved) });
+    } finally {
+      standIn.approveAs = null;
+    }
+  });
+
+  it('shows the handle the DID document claims now: a new handle is followed, a lost one hides the badge', async () => {
+    const me = await server.login();
+    const handle = handleOf('renamer');
+    expect((await link(me, handle)).status).toBe(200);
+    const did = standInDid(handle);
+    const renamed = handleOf('renamed');
+    standIn.rename(did, renamed);
+    const status = await server.call('GET', `/api/users/${me.user.id}/bluesky`, { token: me.token });
+    expect(status.json).toMatchObject({ linked: true, handle: renamed, did });
+    expect((await row(me.user.id))?.atp_handle).toBe(renamed);
+
+    standIn.rename(did, handleOf('unclaimed'), { claims: false });
+    const lost = await server.call('GET', `/api/users/${me.user.id}/bluesky`, { token: me.token });
+    expect(lost.json).toMatchObject({ linked: true, handle: null, message: BLUESKY_TEXTS.handleLost });
   });
 
   it('refreshes the tokens before they expire; a refused refresh ends the link', async () => {
@@ -347,9 +410,9 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     expect((await link(me, handle)).status).toBe(200);
     const seen = await server.call('GET', `/api/users/${a.id}/profile-details?intent=romantic`, { token: b.token });
     expect(seen.status).toBe(200);
-    expect(seen.json.bluesky).toEqual({ handle });
+    expect(seen.json.bluesky).toEqual({ handle, did: standInDid(handle) });
     const own = await server.call('GET', `/api/users/${a.id}/profile-details?intent=romantic`, { token: a.token });
-    expect(own.json.bluesky).toEqual({ handle });
+    expect(own.json.bluesky).toEqual({ handle, did: standInDid(handle) });
     const other = await server.call('GET', `/api/users/${a.id}/profile-details?intent=romantic`, {
       token: stranger.token,
     });

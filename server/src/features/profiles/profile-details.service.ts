@@ -88,7 +88,11 @@ export async function profileDetails(
   // A verified handle links to a real public profile: matches see it, people in the feed do not.
   const [linked] =
     self || pair.match
-      ? await sql<{ atp_handle: string | null }>(em, 'select atp_handle from users where id = ?', [userId])
+      ? await sql<{ atp_handle: string | null; atp_did: string | null }>(
+          em,
+          'select atp_handle, atp_did from users where id = ?',
+          [userId],
+        )
       : [];
   const shared = self ? undefined : (await sharedPodcastsWith(em, viewerId, [userId])).get(userId);
   const count = shared?.count ?? 0;
@@ -103,6 +107,6 @@ export async function profileDetails(
       podcasts: (shared?.podcasts ?? []).slice(0, commonPodcastsShown(count, pair.matchPercentage)),
       count,
     },
-    bluesky: linked?.atp_handle ? { handle: linked.atp_handle } : null,
+    bluesky: linked?.atp_handle && linked.atp_did ? { handle: linked.atp_handle, did: linked.atp_did } : null,
   };
 }
