@@ -129,6 +129,25 @@ function redisLock(redis: Redis): RuntimeLock {
   };
 }
 
+/**
+ * The fetch of every request the OAuth library makes. In production it refuses private, loopback and
+ * link-local addresses, IP hosts, custom ports and plain http (the servers are named by documents
+ * anyone can publish); outside production the stand-in on localhost must be reachable.
+ */
+export function blueskyFetch(allowHttp: boolean) {
+  return safeFetchWrap(
+    allowHttp
+      ? {
+          ssrfProtection: false,
+          allowHttp: true,
+          allowCustomPort: true,
+          allowImplicitRedirect: true,
+          timeout: FETCH_TIMEOUT_MS,
+        }
+      : { ssrfProtection: true, allowHttp: false, allowImplicitRedirect: true, timeout: FETCH_TIMEOUT_MS },
+  );
+}
+
 export interface BlueskyClient {
   oauth: NodeOAuthClient;
   /** The app state of an authorization in progress (where to send a callback that fails). */
@@ -217,18 +236,7 @@ export async function createBlueskyClient(deps: {
   };
 
   const common = {
-    fetch: safeFetchWrap(
-      config.allowHttp
-        ? // Development and tests: the stand-in on localhost with its own port.
-          {
-            ssrfProtection: false,
-            allowHttp: true,
-            allowCustomPort: true,
-            allowImplicitRedirect: true,
-            timeout: FETCH_TIMEOUT_MS,
-          }
-        : { ssrfProtection: true, allowHttp: false, allowImplicitRedirect: true, timeout: FETCH_TIMEOUT_MS },
-    ),
+    fetch: blueskyFetch(config.allowHttp),
     stateStore,
     sessionStore,
     requestLock: redisLock(redis),
