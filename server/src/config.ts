@@ -5,6 +5,7 @@ import { ImageProxyEnvSchema, loadImageProxyConfig } from './core/artwork/image-
 import { loadAtprotoConfig } from './core/atproto/atproto-config';
 import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
 import { loadMediaSettings, MediaEnvSchema } from './core/media';
+import { parseSettings } from './core/settings';
 import { loadSpotifyConfig } from './core/spotify/spotify-config';
 
 const bool = z
@@ -96,12 +97,7 @@ export type AppConfig = ReturnType<typeof loadConfig>;
 
 /** Reads and checks the environment once; a bad setting stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+  const e = parseSettings(EnvSchema, env);
   const isProduction = e.NODE_ENV === 'production';
   if (isProduction && e.FEED_FETCH_ALLOWED_IPS.trim() !== '') {
     throw new Error('Invalid configuration:\n  FEED_FETCH_ALLOWED_IPS: for development and tests only');

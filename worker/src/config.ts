@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from '@server/core/artwork/image-proxy-config';
 import { loadMediaSettings, MediaEnvSchema } from '@server/core/media';
+import { parseSettings } from '@server/core/settings';
 import { loadSpotifyConfig } from '@server/core/spotify/spotify-config';
 import { QUEUES } from '@shared/index';
 import { z } from 'zod';
@@ -59,13 +60,7 @@ const EnvSchema = z.object({
 export type WorkerConfig = ReturnType<typeof loadWorkerConfig>;
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new Error(
-      `Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
-    );
-  }
-  const e = parsed.data;
+  const e = parseSettings(EnvSchema, env);
   const isProduction = (env.NODE_ENV ?? 'production') === 'production';
   // An allow-list past the SSRF protection is for tests and stand-ins, never a production setting.
   if (isProduction && e.FEED_FETCH_ALLOWED_IPS.trim() !== '') {

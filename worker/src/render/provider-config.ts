@@ -1,5 +1,7 @@
 // Which VideoProvider renders generated intros (docs/video-provider.md): the local ffmpeg renderer,
 // or an external AI video service over HTTP. Read from the environment once, at worker start.
+
+import { parseSettings } from '@server/core/settings';
 import { z } from 'zod';
 import { HttpVideoProvider } from './http-provider';
 import { LocalVideoProvider } from './local-renderer';
@@ -38,14 +40,7 @@ export type VideoProviderConfig =
   | { kind: 'http'; baseUrl: string; apiKey: string; pollMs: number; timeoutMs: number };
 
 export function loadVideoProviderConfig(env: NodeJS.ProcessEnv = process.env): VideoProviderConfig {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    // Issue messages name the setting, never its value (the API key must not reach a log).
-    throw new Error(
-      `Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
-    );
-  }
-  const e = parsed.data;
+  const e = parseSettings(EnvSchema, env);
   if (e.VIDEO_PROVIDER === 'local') return { kind: 'local' };
   return {
     kind: 'http',

@@ -2,6 +2,7 @@ import { BLUESKY_TEXTS, BlueskyHandleSchema } from '@shared/schemas/bluesky';
 import { AtSign, Unlink } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { BlueskyBadge } from '@/components/bluesky/bluesky-badge';
+import { ConnectionCard } from '@/components/connection-card';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
@@ -57,33 +58,23 @@ export function BlueskyLinkCard({ userId }: { userId: number }) {
   };
 
   return (
-    <section
-      aria-labelledby="bluesky-card-title"
-      data-testid="bluesky-card"
-      className="rounded-3xl border border-white/10 bg-white/[0.03] p-5 shadow-xl shadow-black/20"
+    <ConnectionCard
+      name="Bluesky"
+      testId="bluesky"
+      icon={<AtSign aria-hidden="true" className="size-6" />}
+      iconClassName="bg-sky-500/15 text-sky-300"
+      state={
+        isPending
+          ? 'Checking link...'
+          : isError
+            ? 'Could not load the link.'
+            : status.linked
+              ? status.handle
+                ? `Linked as @${status.handle}`
+                : 'Linked'
+              : 'Not linked'
+      }
     >
-      <div className="flex items-center gap-3">
-        <div className="grid size-11 shrink-0 place-items-center rounded-2xl bg-sky-500/15 text-sky-300">
-          <AtSign aria-hidden="true" className="size-6" />
-        </div>
-        <div className="min-w-0 flex-1">
-          <h2 id="bluesky-card-title" className="text-base font-semibold text-white">
-            Bluesky
-          </h2>
-          <p data-testid="bluesky-state" className="truncate text-xs text-zinc-400">
-            {isPending
-              ? 'Checking link...'
-              : isError
-                ? 'Could not load the link.'
-                : status.linked
-                  ? status.handle
-                    ? `Linked as @${status.handle}`
-                    : 'Linked'
-                  : 'Not linked'}
-          </p>
-        </div>
-      </div>
-
       {status?.message ? <p className="mt-3 text-sm text-amber-200">{status.message}</p> : null}
 
       {status?.linked ? (
@@ -129,6 +120,6 @@ export function BlueskyLinkCard({ userId }: { userId: number }) {
           </Button>
         </form>
       ) : null}
-    </section>
+    </ConnectionCard>
   );
 }

@@ -1,5 +1,6 @@
 import { SPOTIFY_CONNECT_ERRORS } from '@shared/schemas/spotify';
 import { Music2, RefreshCw, Unplug } from 'lucide-react';
+import { ConnectionCard } from '@/components/connection-card';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { relativeDistance } from '@/lib/relative-time';
@@ -45,31 +46,21 @@ export function SpotifyConnectionCard({ userId }: { userId: number }) {
   const entries = useSpotifyEntries(userId, status?.connected ? status.lastSpotifySync : undefined);
 
   return (
-    <section
-      aria-labelledby="spotify-card-title"
-      data-testid="spotify-card"
-      className="rounded-3xl border border-white/10 bg-white/[0.03] p-5 shadow-xl shadow-black/20"
+    <ConnectionCard
+      name="Spotify"
+      testId="spotify"
+      icon={<Music2 aria-hidden="true" className="size-6" />}
+      iconClassName="bg-spotify/15 text-spotify"
+      state={
+        isPending
+          ? 'Checking connection...'
+          : isError
+            ? 'Could not load the connection.'
+            : status.connected
+              ? `Connected${status.spotifyId ? ` as ${status.spotifyId}` : ''} · Last sync ${relativeDistance(status.lastSpotifySync)}`
+              : 'Not connected'
+      }
     >
-      <div className="flex items-center gap-3">
-        <div className="grid size-11 shrink-0 place-items-center rounded-2xl bg-spotify/15 text-spotify">
-          <Music2 aria-hidden="true" className="size-6" />
-        </div>
-        <div className="min-w-0 flex-1">
-          <h2 id="spotify-card-title" className="text-base font-semibold text-white">
-            Spotify
-          </h2>
-          <p data-testid="spotify-state" className="truncate text-xs text-zinc-400">
-            {isPending
-              ? 'Checking connection...'
-              : isError
-                ? 'Could not load the connection.'
-                : status.connected
-                  ? `Connected${status.spotifyId ? ` as ${status.spotifyId}` : ''} · Last sync ${relativeDistance(status.lastSpotifySync)}`
-                  : 'Not connected'}
-          </p>
-        </div>
-      </div>
-
       {status && !status.connected ? (
         <div className="mt-4 grid gap-2">
           <p className="text-sm text-zinc-400">
@@ -126,6 +117,6 @@ export function SpotifyConnectionCard({ userId }: { userId: number }) {
           </div>
         </div>
       ) : null}
-    </section>
+    </ConnectionCard>
   );
 }

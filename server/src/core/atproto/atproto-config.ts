@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSettings } from '../settings';
 
 // Settings of the Bluesky (AT Protocol) link (docs/bluesky.md).
 
@@ -42,12 +43,7 @@ export function loadAtprotoConfig(
   env: NodeJS.ProcessEnv,
   options: { isProduction: boolean; port: number },
 ): AtprotoConfig {
-  const parsed = AtprotoEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+  const e = parseSettings(AtprotoEnvSchema, env);
   const publicUrl = e.PUBLIC_URL?.replace(/\/+$/, '');
   let client: AtprotoClientKind;
   if (publicUrl?.startsWith('https://')) {

@@ -100,6 +100,15 @@ export async function saveSession(em: EntityManager, key: Buffer, userId: number
   );
 }
 
+const CLEARED_LINK = `atp_did = null, atp_handle = null, atp_access_token = null, atp_refresh_token = null,
+  atp_oauth_session = null, atp_refresh_token_expiry = null, updated_at = now()`;
+
+/** Forgets a link and its session: this person's, or whoever's holds this DID. */
+export async function forgetLink(em: EntityManager, of: { userId: number } | { did: string }): Promise<void> {
+  if ('userId' in of) await sql(em, `update users set ${CLEARED_LINK} where id = ?`, [of.userId]);
+  else await sql(em, `update users set ${CLEARED_LINK} where atp_did = ?`, [of.did]);
+}
+
 /**
  * A lock across server instances (Redis SET NX with a token), so two instances never refresh one
  * session at once: refresh tokens are single use, and the loser of such a race would end the link.
@@ -225,13 +234,7 @@ export async function createBlueskyClient(deps: {
         return;
       }
       // The session ended (revoked, refresh refused): the link goes with it.
-      await sql(
-        orm.em.fork(),
-        `update users set atp_did = null, atp_handle = null, atp_access_token = null, atp_refresh_token = null,
-                atp_oauth_session = null, atp_refresh_token_expiry = null, updated_at = now()
-          where atp_did = ?`,
-        [did],
-      );
+      await forgetLink(orm.em.fork(), { did });
     },
   };
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { parseSettings } from '../settings';
 import { parseTokenKey } from './token-crypto';
 
 const SpotifyEnvSchema = z.object({
@@ -35,12 +36,7 @@ export function loadSpotifyConfig(
   env: NodeJS.ProcessEnv,
   options: { isProduction: boolean; port: number },
 ): SpotifyConfig {
-  const parsed = SpotifyEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+  const e = parseSettings(SpotifyEnvSchema, env);
   const configured = Boolean(e.SPOTIFY_CLIENT_ID);
   let tokenKey: Buffer;
   if (e.TOKEN_ENCRYPTION_KEY) {

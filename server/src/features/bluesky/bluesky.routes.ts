@@ -15,10 +15,11 @@ import { api, BLUESKY_TEXTS, type BlueskyStatus, rooms } from '@shared/index';
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { BLUESKY_CALLBACK_PATH, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH } from '../../core/atproto/atproto-config';
-import { encryptSession } from '../../core/atproto/bluesky-client';
+import { encryptSession, forgetLink } from '../../core/atproto/bluesky-client';
 import { UserSchema } from '../../core/db/entities';
 import { sql } from '../../core/db/sql';
 import { toSelfUser } from '../../core/presenters/user.presenter';
+import { readCookie } from '../../http/cookies';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
 import { clientAddress } from '../../http/rate-limits';
 import { mount } from '../../http/route';
@@ -38,14 +39,6 @@ interface AppState {
 /** The starting browser's cookie: a callback in any other browser creates nothing to claim. */
 const NONCE_COOKIE = 'podmatch_bluesky';
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
-
-function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 /**
  * Development with the loopback client: the callback is on 127.0.0.1, so a browser that started on
@@ -100,13 +93,7 @@ export function blueskyRoutes(deps: AppDeps): Router {
   });
 
   const forget = async (em: EntityManager, userId: number) => {
-    await sql(
-      em,
-      `update users set atp_did = null, atp_handle = null, atp_access_token = null, atp_refresh_token = null,
-              atp_oauth_session = null, atp_refresh_token_expiry = null, updated_at = now()
-        where id = ?`,
-      [userId],
-    );
+    await forgetLink(em, { userId });
     const user = await load(em, userId);
     deps.emitter.to(rooms.user(userId)).emit('user:updated', toSelfUser(user));
     return user;

@@ -1,5 +1,5 @@
 import { api, rooms, SPOTIFY_CONNECT_TEXTS, SPOTIFY_SIGN_IN_TEXTS } from '@shared/index';
-import { type Request, type Response, Router } from 'express';
+import { type Response, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { UserSchema } from '../../core/db/entities';
 import { stageJob } from '../../core/jobs/outbox';
@@ -13,6 +13,7 @@ import {
 } from '../../core/spotify/spotify-client';
 import { hasTokens, storeTokens } from '../../core/spotify/spotify-tokens';
 import { encryptToken, tokenOwner } from '../../core/spotify/token-crypto';
+import { readCookie } from '../../http/cookies';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
 import {
@@ -50,22 +51,6 @@ type SpotifyErrorCode =
 /** Sign-in failures go to the login screen; connect failures back to the profile. */
 function errorTarget(mode: OAuthMode, code: SpotifyErrorCode): string {
   return mode === 'connect' ? `/profile?spotify_error=${code}` : `/login?error=${code}`;
-}
-
-function readCookie(req: Request, name: string): string | undefined {
-  const header = req.get('cookie');
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
 }
 
 export function spotifyRoutes(deps: AppDeps): Router {
