@@ -6,7 +6,7 @@
 // made while it is away: every job completes, the same worker processes carry on. (e) SIGTERM on
 // every process at once under chat load and jobs in flight: each exits cleanly, nothing
 // acknowledged is lost, and after a restart every job completes, each video exactly once.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -14,18 +14,17 @@ import path from 'node:path';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { initOrm } from '@server/core/db/orm';
 import { sql } from '@server/core/db/sql';
-import { exited, startServerProcess } from '@server/test/app-process';
+import { exited, startServerProcess, startWorkerProcess } from '@server/test/app-process';
 import { mutualPair } from '@server/test/chat-flow';
-import { startTestServer, TestClient, type TestServer, testEnv, uniqueName, until } from '@server/test/harness';
+import { startTestServer, TestClient, type TestServer, uniqueName, until } from '@server/test/harness';
+import { ownMigratedDatabase } from '@server/test/own-database';
 import { killRedisProcess, startRedisProcess, stopRedisProcess } from '@server/test/redis-process';
 import { freePort } from '@server/test/spotify-flow';
-import { type Message, QUEUES, WORKER_HEARTBEAT } from '@shared/index';
+import { type Message, QUEUES } from '@shared/index';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalProxy, startLocalProxy } from '../../scripts/lib/local-proxy';
-
-const root = process.cwd();
 
 describe('queued jobs under faults', () => {
   let tmp: string;
@@ -38,41 +37,30 @@ describe('queued jobs under faults', () => {
   const children: ChildProcess[] = [];
   const em = () => orm.em.fork() as EntityManager;
   const redisUrl = () => `redis://127.0.0.1:${redisPort}`;
-
-  function spawnApp(entry: string, env: Record<string, string>): ChildProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ...testEnv({
-          REDIS_URL: redisUrl(),
-          MEDIA_DIR: mediaDir,
-          DEMO_VIDEOS: 'off',
-          // Redis going away makes every process log connection errors, as it should.
-          LOG_LEVEL: process.env.JOB_FAULTS_LOG_LEVEL ?? 'silent',
-          ...env,
-        }),
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    children.push(child);
-    return child;
-  }
+  let database: Awaited<ReturnType<typeof ownMigratedDatabase>>;
 
   /** A worker process on every queue; resolves once its heartbeat is seen. */
   async function startWorker(): Promise<ChildProcess> {
-    const child = spawnApp('worker/src/main.ts', { VIDEO_WORK_DIR: path.join(tmp, 'work'), WORKER_LOCK_SECONDS: '5' });
-    await until(async () => {
-      if (child.exitCode !== null) throw new Error('a worker exited while starting');
-      const ids = await redis.zrangebyscore(WORKER_HEARTBEAT.queueKey(QUEUES.video), Date.now(), '+inf');
-      return ids.some((id) => id.startsWith(`${child.pid}-`));
-    }, 'worker heartbeat');
+    const child = await startWorkerProcess(
+      {
+        REDIS_URL: redisUrl(),
+        DATABASE_URL: database.url,
+        MEDIA_DIR: mediaDir,
+        VIDEO_WORK_DIR: path.join(tmp, 'work'),
+        WORKER_LOCK_SECONDS: '5',
+        // Redis going away makes every process log connection errors, as it should.
+        LOG_LEVEL: process.env.JOB_FAULTS_LOG_LEVEL ?? 'silent',
+      },
+      redis,
+    );
+    children.push(child);
     return child;
   }
 
   async function startServer(port: number): Promise<ChildProcess> {
     const child = await startServerProcess(port, {
       REDIS_URL: redisUrl(),
+      DATABASE_URL: database.url,
       MEDIA_DIR: mediaDir,
       CHAT_SEND_LIMIT: '1000',
     });
@@ -140,7 +128,9 @@ describe('queued jobs under faults', () => {
     redisServer = await startRedisProcess(redisPort, redisDir);
     redis = new Redis(redisPort, { maxRetriesPerRequest: null });
     redis.on('error', () => undefined);
-    orm = await initOrm(inject('databaseUrl'));
+    // Its own database: these servers' outbox relays (on this Redis) must not take other tests' jobs.
+    database = await ownMigratedDatabase('podmatch_test_job_faults');
+    orm = await initOrm(database.url);
   }, 60_000);
 
   afterEach(async () => {
@@ -156,11 +146,16 @@ describe('queued jobs under faults', () => {
     redis?.disconnect();
     await killRedisProcess(redisServer);
     await orm?.close();
+    await database?.drop();
     await fs.rm(tmp, { recursive: true, force: true });
   });
 
   it('(a) Redis crashes with jobs queued and running: every job completes, the same processes carry on', async () => {
-    const server: TestServer = await startTestServer({ REDIS_URL: redisUrl(), MEDIA_DIR: mediaDir });
+    const server: TestServer = await startTestServer({
+      REDIS_URL: redisUrl(),
+      DATABASE_URL: database.url,
+      MEDIA_DIR: mediaDir,
+    });
     try {
       const workers = [await startWorker(), await startWorker()];
       const failedBefore = await failedJobs();

@@ -2,7 +2,7 @@
 // of this test's own (so it can be restarted), real PostgreSQL and real ffmpeg. ffmpeg is wrapped by
 // small shell scripts (FFMPEG_PATH) that make a render slow or fail once, to open a window for the
 // fault; the code under test is the production worker, unchanged.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,22 +10,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '@server/core/db/sql';
 import { JobQueue } from '@server/core/jobs/job-queue';
 import { createProject } from '@server/core/videos/video-projects';
+import { exited, startWorkerProcess as startWorker, workerBeating } from '@server/test/app-process';
 import { filesUnder } from '@server/test/files';
-import { startTestServer, type TestServer, testEnv, uniqueName, until } from '@server/test/harness';
+import { startTestServer, type TestServer, uniqueName, until } from '@server/test/harness';
 import { killRedisProcess, startRedisProcess } from '@server/test/redis-process';
 import { freePort } from '@server/test/spotify-flow';
-import { QUEUES, VIDEO_TEXTS, WORKER_HEARTBEAT } from '@shared/index';
+import { QUEUES, VIDEO_TEXTS } from '@shared/index';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-
-const root = process.cwd();
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
 
 describe('video jobs under faults', () => {
   let server: TestServer;
@@ -55,34 +48,25 @@ describe('video jobs under faults', () => {
     return file;
   }
 
-  /** Whether the worker process `pid` has a live heartbeat (worker ids start with the pid). */
-  const beating = async (pid: number | undefined) => {
-    const ids = await redis.zrangebyscore(WORKER_HEARTBEAT.queueKey(QUEUES.video), Date.now(), '+inf').catch(() => []);
-    return ids.some((workerId) => workerId.startsWith(`${pid}-`));
-  };
+  const beating = (pid: number | undefined) => workerBeating(redis, pid);
 
-  /** Starts `node worker/src/main.ts` serving the video queue; resolves once its heartbeat is seen. */
+  /** A worker process serving the video queue; resolves once its heartbeat is seen. */
   async function startWorkerProcess(env: Record<string, string> = {}): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
-      cwd: root,
-      env: {
-        ...testEnv({
-          REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-          MEDIA_DIR: mediaDir,
-          VIDEO_WORK_DIR: workDir,
-          WORKER_QUEUES: 'video',
-          // A killed worker's job is noticed within a couple of seconds.
-          WORKER_LOCK_SECONDS: '2',
-          DEMO_VIDEOS: 'off',
-          // The Redis restart makes the worker log connection errors, as it should; keep the output clean.
-          LOG_LEVEL: process.env.VIDEO_FAULTS_LOG_LEVEL ?? 'silent',
-        }),
+    const child = await startWorker(
+      {
+        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        MEDIA_DIR: mediaDir,
+        VIDEO_WORK_DIR: workDir,
+        WORKER_QUEUES: 'video',
+        // A killed worker's job is noticed within a couple of seconds.
+        WORKER_LOCK_SECONDS: '2',
+        // The Redis restart makes the worker log connection errors, as it should; keep the output clean.
+        LOG_LEVEL: process.env.VIDEO_FAULTS_LOG_LEVEL ?? 'silent',
         ...env,
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+      redis,
+    );
     workers.push(child);
-    await until(() => beating(child.pid), 'worker heartbeat', 30_000);
     return child;
   }
 

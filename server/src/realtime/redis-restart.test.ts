@@ -10,6 +10,7 @@ import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mutualPair, type Person } from '../test/chat-flow';
 import { TestClient, type TestSocket, testEnv, until } from '../test/harness';
+import { ownMigratedDatabase } from '../test/own-database';
 import { killRedisProcess, startRedisProcess } from '../test/redis-process';
 import { freePort } from '../test/spotify-flow';
 
@@ -23,15 +24,22 @@ describe('Redis restarted under chat load', () => {
   let server: ChildProcess;
   let client: TestClient;
   let output = '';
+  let database: Awaited<ReturnType<typeof ownMigratedDatabase>>;
 
   beforeAll(async () => {
+    database = await ownMigratedDatabase('podmatch_test_redis_restart');
     redisPort = await freePort();
     redis = await startRedisProcess(redisPort);
     const port = await freePort();
     server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
       env: {
         ...process.env,
-        ...testEnv({ PORT: String(port), LOG_LEVEL: 'error', REDIS_URL: `redis://127.0.0.1:${redisPort}` }),
+        ...testEnv({
+          PORT: String(port),
+          LOG_LEVEL: 'error',
+          REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+          DATABASE_URL: database.url,
+        }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -59,6 +67,7 @@ describe('Redis restarted under chat load', () => {
       await exited;
     }
     await killRedisProcess(redis);
+    await database?.drop();
   });
 
   async function catchUp(viewer: Person, matchId: number, after: number): Promise<Message[]> {

@@ -1,6 +1,8 @@
-// Real server processes for the fault tests (docs/operations.md, "Faults"): `node server/src/main.ts`
-// with the test environment plus `env`, resolved once it answers /api/health.
+// Real server and worker processes for the fault tests (docs/operations.md, "Faults"), started with
+// the test environment plus what each test sets.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { QUEUES, WORKER_HEARTBEAT } from '@shared/index';
+import type { Redis } from 'ioredis';
 import { testEnv, until } from './harness';
 
 /** Resolves with the exit code once `child` has exited (at once if it already has). */
@@ -29,5 +31,31 @@ export async function startServerProcess(port: number, env: Record<string, strin
       () => false,
     );
   }, 'the server process to listen');
+  return child;
+}
+
+/** Whether worker process `pid` has a live heartbeat on `queue` (worker ids start with the pid). */
+export async function workerBeating(redis: Redis, pid: number | undefined, queue: string = QUEUES.video) {
+  const ids = await redis.zrangebyscore(WORKER_HEARTBEAT.queueKey(queue), Date.now(), '+inf').catch(() => []);
+  return ids.some((workerId) => workerId.startsWith(`${pid}-`));
+}
+
+/**
+ * Starts `node worker/src/main.ts` with the test environment plus `env` (its output inherited),
+ * resolved once its heartbeat is seen through `redis` on the video queue.
+ */
+export async function startWorkerProcess(env: Record<string, string>, redis: Redis): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
+    env: { ...process.env, ...testEnv({ DEMO_VIDEOS: 'off', ...env }) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await until(
+    async () => {
+      if (child.exitCode !== null) throw new Error('a worker process exited while starting');
+      return workerBeating(redis, child.pid);
+    },
+    'worker heartbeat',
+    30_000,
+  );
   return child;
 }

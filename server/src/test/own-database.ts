@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { inject } from 'vitest';
 import { recreateDatabase } from '../../../scripts/lib/local-stack';
+import { initOrm, migrate } from '../core/db/orm';
 
 export async function ownDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = inject('databaseUrl').replace(/[^/]+$/, '');
@@ -17,4 +18,19 @@ export async function ownDatabase(name: string): Promise<{ url: string; drop: ()
     }
   };
   return { url, drop };
+}
+
+/**
+ * An own database with the current schema, for tests that run on a Redis of their own: their
+ * servers' outbox relays must not take other tests' staged jobs into a Redis nobody else reads.
+ */
+export async function ownMigratedDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const db = await ownDatabase(name);
+  const orm = await initOrm(db.url);
+  try {
+    await migrate(orm);
+  } finally {
+    await orm.close();
+  }
+  return db;
 }

@@ -6,8 +6,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { jobs } from '@shared/jobs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../test/harness';
+import { ownMigratedDatabase } from '../../test/own-database';
 import { killRedisProcess, startRedisProcess } from '../../test/redis-process';
 import { freePort } from '../../test/spotify-flow';
 import { initOrm } from '../db/orm';
@@ -37,9 +38,12 @@ describe('the job outbox', () => {
   const outboxRows = async () =>
     (await sql<{ n: number }>(orm.em.fork(), 'select count(*)::int as n from job_outbox'))[0]?.n ?? 0;
 
+  let database: Awaited<ReturnType<typeof ownMigratedDatabase>>;
+
   beforeAll(async () => {
-    orm = await initOrm(inject('databaseUrl'));
-    await sql(orm.em.fork(), 'delete from job_outbox');
+    // Its own database: this relay must see only this test's rows (and take no other test's jobs).
+    database = await ownMigratedDatabase('podmatch_test_outbox');
+    orm = await initOrm(database.url);
     port = await freePort();
     await startRedis();
     // Commands wait (and retry) while Redis is away, as the app's connection does; each fails after
@@ -58,6 +62,7 @@ describe('the job outbox', () => {
     redis?.disconnect();
     await stopRedis();
     await orm?.close();
+    await database?.drop();
   });
 
   it('a job staged in a transaction that rolls back is never queued', async () => {
