@@ -427,6 +427,16 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     for (const [i, person] of people.entries()) {
       expect((await row(person.user.id))?.atp_handle).toBe(handles[i]);
     }
+    // Everyone's status (a refresh check and a handle re-check each) and then everyone's unlink, at once.
+    const checks = await Promise.all(
+      people.map((person) => server.call('GET', `/api/users/${person.user.id}/bluesky`, { token: person.token })),
+    );
+    expect(checks.map((r) => r.json?.handle)).toEqual(handles);
+    const unlinks = await Promise.all(
+      people.map((person) => server.call('DELETE', `/api/users/${person.user.id}/bluesky`, { token: person.token })),
+    );
+    expect(unlinks.map((r) => r.status)).toEqual(people.map(() => 200));
+    for (const person of people) expect((await row(person.user.id))?.atp_did).toBeNull();
 
     const me = await server.login();
     const back = await approve(me, handleOf('race'));
