@@ -224,6 +224,8 @@ try {
       {
         ...process.env,
         E2E_BASE_URL: baseUrl,
+        // For the feed fixture (client/e2e/helpers.ts shareAShow).
+        E2E_DATABASE_URL: databaseUrl,
         PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile,
       },
     );

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { ProfileDetails } from '../../shared/src/schemas/profile-details';
-import { authHeaders, freshUsername, like, signIn, toasts } from './helpers';
+import { authHeaders, freshUsername, like, shareAShow, signIn, toasts } from './helpers';
 
 // Runs against the AT Protocol stand-in the e2e tier starts (scripts/atproto-stand-in.ts): every
 // handle under `.test` exists, and its OAuth server approves at once. The real client library does
@@ -12,6 +12,7 @@ test('link Bluesky on the profile; a match sees the verified handle on the profi
   try {
     const me = await signIn(await contexts[0]!.newPage(), 'bsme');
     const partner = await signIn(await contexts[1]!.newPage(), 'bspartner');
+    await shareAShow(me, partner);
     await like(partner.page.request, partner, me);
     await like(me.page.request, me, partner);
     const handle = `${freshUsername('bs')

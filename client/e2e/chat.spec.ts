@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, expect, type Page, type Request, test } from '@playwright/test';
 import { CHAT_TEXTS, ICEBREAKER_TEMPLATES } from '../../shared/src/constants';
-import { addShows, like, type Person, signIn } from './helpers';
+import { addShows, like, type Person, shareAShow, signIn } from './helpers';
 
 // The client exposes its socket as window.__podmatchSocket only when this storage flag is set before
 // it loads (E2E_SOCKET_FLAG in client/src/lib/socket.ts): the test cuts and restores a connection.
@@ -22,6 +22,8 @@ async function matchedPair(browser: Browser, shows: string[] = []) {
   if (shows.length) {
     await addShows(a, shows);
     await addShows(b, shows);
+  } else {
+    await shareAShow(a, b);
   }
   await like(b.page.request, b, a);
   await like(a.page.request, a, b);

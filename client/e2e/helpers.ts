@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { shareAShow as shareAShowInDatabase } from '../../scripts/lib/feed-fixture';
 import { STORAGE_KEYS } from '../../shared/src/constants';
 
 /** A username nobody used before (dev login creates the user; displayName = username as typed). */
@@ -76,8 +77,23 @@ export async function signIn(page: Page, prefix: string, options: DevLoginOption
   return { page, name, id: Number(stored.userId), token: stored.token ?? '' };
 }
 
-/** `from` likes `to` through the API, as the feed would. */
+/**
+ * `from` likes `to` through the API, as the feed would. A like may only target someone the liker can
+ * see (docs/auth.md, "Likes and passes"): this waits until `to` is in `from`'s feed (a recompute after
+ * a library change takes a moment) or already decided on.
+ */
 export async function like(request: APIRequestContext, from: Person, to: Person) {
+  await expect
+    .poll(
+      async () =>
+        (
+          await request.get(`/api/users/${to.id}?intent=romantic`, {
+            headers: { authorization: `Bearer ${from.token}` },
+          })
+        ).status(),
+      { message: `${to.name} in the feed of ${from.name}`, timeout: 20_000 },
+    )
+    .toBe(200);
   const response = await request.post('/api/matches', {
     headers: { authorization: `Bearer ${from.token}` },
     data: {
@@ -90,6 +106,17 @@ export async function like(request: APIRequestContext, from: Person, to: Person)
     },
   });
   expect(response.ok(), await response.text()).toBe(true);
+}
+
+/**
+ * Puts two people who list nothing in common in each other's feeds, as the precompute would once
+ * they shared a show: the feed fixture (a fresh show in both libraries and the candidate rows) on the
+ * e2e database (E2E_DATABASE_URL, set by `npm test`).
+ */
+export async function shareAShow(a: Person, b: Person) {
+  const databaseUrl = process.env.E2E_DATABASE_URL;
+  if (!databaseUrl) throw new Error('E2E_DATABASE_URL is required (npm test sets it)');
+  await shareAShowInDatabase(databaseUrl, [[a, b]]);
 }
 
 /** Gives `person` the same small library (found through search), so two such people match at 100 %. */

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { authHeaders, importOpmlTitles, like, signIn, updateUser } from './helpers';
+import { authHeaders, importOpmlTitles, like, shareAShow, signIn, updateUser } from './helpers';
 
 // Issue 10, items 1 and 8: no screen scrolls sideways on a phone (320-430 px wide), the profile's
 // left swipe reaches the feed, and the Terms and Privacy pages exist without signing in.
@@ -50,6 +50,7 @@ async function longNamedPair(page: Page, partnerPage: Page) {
   await updateUser(me, { displayName: LONG_NAME });
   await updateUser(partner, { displayName: `${LONG_NAME.slice(0, 55)}Other` });
   await importOpmlTitles(me, [LONG_TITLE, UNBROKEN_TITLE], 'long');
+  await shareAShow(me, partner);
   await like(page.request, me, partner);
   await like(partnerPage.request, partner, me);
   const matches = await page.request.get(`/api/users/${me.id}/matches?intent=romantic`, { headers: authHeaders(me) });

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { addShows, devLogin, like, type Person, signIn } from './helpers';
+import { addShows, devLogin, like, type Person, shareAShow, signIn } from './helpers';
 
 async function openMatches(person: Person) {
   await person.page.getByTestId('nav-matches').click();
@@ -28,6 +28,7 @@ test('a mutual match appears live on both sides, can be favourited, and a block 
 
     // B likes A first (one-sided, nothing shows), then A likes B: the pair is mutual and the
     // server tells both sockets ('match:new'), no reload needed.
+    await shareAShow(a, b);
     await like(b.page.request, b, a);
     await like(a.page.request, a, b);
     await expect(cardOf(a.page, b.name)).toBeVisible();
@@ -69,6 +70,7 @@ test('a match removed while A is on the feed is gone from Matches and its badge,
   try {
     const a = await signIn(await contextA.newPage(), 'rA');
     const b = await signIn(await contextB.newPage(), 'rB');
+    await shareAShow(a, b);
     await like(b.page.request, b, a);
     await like(a.page.request, a, b);
     // Set once; a reload would lose it.

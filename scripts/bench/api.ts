@@ -305,11 +305,14 @@ async function act(person: Person, people: Person[], catalog: number[]): Promise
   switch (op) {
     case 'like':
     case 'pass': {
-      // Someone from their feed when there is one, else anyone: likes between bench people then
-      // meet from both sides often enough to make mutual matches during the run.
-      const fromFeed = person.feed[intent];
-      let target = fromFeed?.length ? (fromFeed.shift() as number) : pickOne(people).id;
-      if (target === person.id) target = (people.find((p) => p.id !== person.id) as Person).id;
+      // Someone from their feed, as the app does (a like or pass may only target someone the
+      // person can see): the feed is read first when none is at hand, and counted as a feed read.
+      if (!person.feed[intent]?.length) {
+        const read = await call('feed', 'GET', `/api/users/${person.id}/feed?intent=${intent}`, person.token);
+        if (Array.isArray(read.json)) person.feed[intent] = (read.json as { id: number }[]).map((item) => item.id);
+      }
+      const target = person.feed[intent]?.shift();
+      if (target === undefined) return;
       const res = await call(op, 'POST', '/api/matches', person.token, {
         user1Id: person.id,
         user2Id: target,

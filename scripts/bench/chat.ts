@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { initOrm, migrate } from '@server/core/db/orm';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { shareAShow } from '../lib/feed-fixture';
 import { freePort, type LocalStack, recreateDatabase, startLocalStack, stopChild } from '../lib/local-stack';
 import { mapLimit } from '../lib/map-limit';
 import { reapStaleAppProcesses, waitForHealthy } from '../lib/processes';
@@ -197,8 +198,11 @@ async function post<T>(baseUrl: string, url: string, body: unknown, token?: stri
   return JSON.parse(text) as T;
 }
 
-/** Makes 2 x PAIRS people by dev login and each pair a mutual match (romantic): two likes. */
-async function makePairs(urls: [string, string], rss: () => string): Promise<PairSpec[]> {
+/**
+ * Makes 2 x PAIRS people by dev login and each pair a mutual match (romantic): a show in common puts
+ * them in each other's feeds (the feed fixture), then two likes.
+ */
+async function makePairs(urls: [string, string], databaseUrl: string, rss: () => string): Promise<PairSpec[]> {
   const runId = Date.now().toString(36);
   let started = performance.now();
   const people = await mapLimit(
@@ -213,6 +217,13 @@ async function makePairs(urls: [string, string], rss: () => string): Promise<Pai
   await shutdown.parkIfStopping();
   log(`${CLIENTS} people made by dev login in ${((performance.now() - started) / 1000).toFixed(1)} s (${rss()})`);
   started = performance.now();
+  await shareAShow(
+    databaseUrl,
+    Array.from(
+      { length: PAIRS },
+      (_, p) => [people[2 * p]?.user, people[2 * p + 1]?.user] as [{ id: number }, { id: number }],
+    ),
+  );
   const pairs = await mapLimit(
     Array.from({ length: PAIRS }, (_, p) => p),
     SETUP_CONCURRENCY,
@@ -935,7 +946,7 @@ try {
     let servers = await started.launch();
     serverNames = servers.map((s) => s.name);
     const rss = () => servers.map((s) => `${s.name} RSS ${f1(memoryMb(s.pid).rss)} MB`).join(', ');
-    pairs = await makePairs(started.urls, rss);
+    pairs = await makePairs(started.urls, started.databaseUrlForSetup, rss);
     await settleDatabase(started.databaseUrlForSetup);
     // Fresh instances for the measured phase: what the setup left in their heaps (about 1 000 sign-ups,
     // each hashing an unusable password with scryptSync, and 1 000 likes) is not chat's memory.

@@ -216,7 +216,7 @@ describe('queued jobs under faults', () => {
     });
     const client = new TestClient(`http://127.0.0.1:${proxy.port}`);
     try {
-      const pairs = await Promise.all(Array.from({ length: 4 }, () => mutualPair(client)));
+      const pairs = await Promise.all(Array.from({ length: 4 }, () => mutualPair(client, database.url)));
       const people = await Promise.all(Array.from({ length: 20 }, () => client.login(uniqueName('sigterm'))));
       const makers = people.slice(0, 2);
       for (const person of makers) await introReady(person.user.id);

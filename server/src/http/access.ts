@@ -4,10 +4,10 @@ import type { Access } from '@shared/api';
 import { type Intent, type UserPodcastEntry, VIDEO_TEXTS } from '@shared/index';
 import type { Request } from 'express';
 import { findProject, type VideoProjectRow } from '../core/videos/video-projects';
-import { type MatchRecord, visibleMatch } from '../features/matches/match.service';
+import { type MatchRecord, mayDecideOn, visibleMatch } from '../features/matches/match.service';
 import { findOwnEntry } from '../features/podcasts/podcast.service';
 import { canSee, currentIntentOf } from '../features/users/user.service';
-import { forbidden, notFound, unauthorized } from './errors';
+import { badRequest, forbidden, notFound, unauthorized } from './errors';
 import type { AuthContext } from './request-context';
 
 /** What each rule hands the handler. */
@@ -22,6 +22,7 @@ export interface Granted {
   videoProjectOwner: { auth: AuthContext; project: VideoProjectRow };
   /** The match named by the body's `matchId` (the body was validated before the rule). */
   matchSender: { auth: AuthContext; match: MatchRecord };
+  decisionTarget: { auth: AuthContext };
 }
 
 interface Checked {
@@ -82,5 +83,14 @@ export const rules: { [A in Access]: Rule<A> } = {
     const auth = signedIn(req);
     if (body.senderId !== auth.userId) throw forbidden('You can only send messages as yourself.');
     return { auth, match: await visibleMatch(req.em, body.matchId as number, auth.userId) };
+  },
+  decisionTarget: async (req, { body }) => {
+    const auth = signedIn(req);
+    if (body.user1Id !== auth.userId) throw forbidden('You can only like or pass as yourself.');
+    if (body.user2Id === auth.userId) throw badRequest('You cannot like or pass yourself.');
+    if (!(await mayDecideOn(req.em, auth.userId, body.user2Id as number, body.intent as Intent))) {
+      throw notFound('User not found.');
+    }
+    return { auth };
   },
 };

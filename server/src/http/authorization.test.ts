@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Access, type Api, api, buildPath, type LoginResponse } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../core/db/sql';
+import { shareAShow } from '../test/feed-fixture';
 import { startTestServer, type TestServer, uniqueName } from '../test/harness';
 
 const ROLES = ['owner', 'party', 'stranger', 'anonymous'] as const;
@@ -23,11 +24,15 @@ const EXPECTED: Record<Access, Record<Role, 'ok' | 401 | 403 | 404>> = {
   // The body's senderId is the caller's own (the stranger too: sending as themself into someone
   // else's match), so what a stranger meets is the match they may not see.
   matchSender: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
+  // A like or pass: the owner on someone in their feed, the party on their current match (the
+  // owner), a stranger on that same someone, who is not in the stranger's feed.
+  decisionTarget: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
 };
 
 /**
  * A small world per test: the owner, their mutual match partner (the party), a stranger, the
- * owner's library entry, a catalog podcast and someone fresh to like, block or report.
+ * owner's library entry, a catalog podcast and someone fresh to like, block or report (in the
+ * owner's feed, not in the stranger's).
  */
 interface World {
   owner: LoginResponse;
@@ -82,7 +87,7 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   createMatch: (w, caller) => ({
     body: {
       user1Id: caller?.user.id ?? w.owner.user.id,
-      user2Id: w.someone.user.id,
+      user2Id: caller === w.party ? w.owner.user.id : w.someone.user.id,
       intent: 'romantic',
       user1Liked: true,
     },
@@ -161,6 +166,10 @@ describe('authorization matrix (derived from each endpoint access rule)', () => 
         token: from.token,
         body: { user1Id: from.user.id, user2Id: to, intent: 'romantic', user1Liked: true },
       });
+    await shareAShow([
+      [owner.user, party.user],
+      [owner.user, someone.user],
+    ]);
     await like(owner, party.user.id);
     const matchId = (await like(party, owner.user.id)).json.id as number;
     const [podcast] = await sql<{ id: number }>(

@@ -74,7 +74,7 @@ describe('PostgreSQL restarted under chat load', () => {
   });
 
   it('nothing is acknowledged without a commit, nothing twice, and sends succeed again within 10 s', async () => {
-    const pairs = await Promise.all(Array.from({ length: PAIRS }, () => mutualPair(client)));
+    const pairs = await Promise.all(Array.from({ length: PAIRS }, () => mutualPair(client, databaseUrl)));
 
     const receivers = await Promise.all(
       pairs.map(async ({ b, matchId }) => {

@@ -97,7 +97,7 @@ describe('Redis restarted under chat load', () => {
   }
 
   it('every acknowledged message is stored once and shown once; the server process carries on', async () => {
-    const pairs = await Promise.all(Array.from({ length: PAIRS }, () => mutualPair(client)));
+    const pairs = await Promise.all(Array.from({ length: PAIRS }, () => mutualPair(client, database.url)));
 
     const receivers = await Promise.all(
       pairs.map(async ({ b, matchId }) => {
@@ -194,7 +194,11 @@ describe('Redis restarted under chat load', () => {
   }, 60_000);
 
   it('messages sent while Redis is away reach an open conversation once it is back, with no further message', async () => {
-    const pairs = await Promise.all([mutualPair(client), mutualPair(client), mutualPair(client)]);
+    const pairs = await Promise.all([
+      mutualPair(client, database.url),
+      mutualPair(client, database.url),
+      mutualPair(client, database.url),
+    ]);
     const receivers = await Promise.all(
       pairs.map(async ({ b, matchId }) => {
         const shown = new Map<number, Message>();

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ack, Message, ServerToClientEvents } from '@shared/index';
 import { expect } from 'vitest';
+import { shareAShow } from './feed-fixture';
 import type { TestClient, TestSocket } from './harness';
 
 export type Person = { token: string; id: number };
@@ -12,9 +13,16 @@ export async function person(server: TestClient, username?: string): Promise<Per
   return { token: login.token, id: login.user.id };
 }
 
-/** Two fresh people who liked each other (romantic): their mutual match id. */
-export async function mutualPair(server: TestClient): Promise<{ a: Person; b: Person; matchId: number }> {
+/**
+ * Two fresh people, each in the other's feed (a show in common), who liked each other (romantic):
+ * their mutual match id. `databaseUrl`: the database behind `server` (the tier's by default).
+ */
+export async function mutualPair(
+  server: TestClient,
+  databaseUrl?: string,
+): Promise<{ a: Person; b: Person; matchId: number }> {
   const [a, b] = await Promise.all([person(server), person(server)]);
+  await shareAShow([[a, b]], databaseUrl);
   const like = (from: Person, to: Person) =>
     server.call('POST', '/api/matches', {
       token: from.token,

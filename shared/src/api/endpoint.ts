@@ -17,6 +17,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - videoProjectOwner: the video project `:projectId` is the caller's (404 otherwise).
  * - matchSender: the body's `senderId` is the caller (403 otherwise) and its `matchId` is a match
  *   the caller may see under `matchParty` (404 otherwise). The body is validated before this rule.
+ * - decisionTarget (a like or pass): the body's `user1Id` is the caller (403 otherwise) and its
+ *   `user2Id` someone the caller may decide on in the body's `intent`: in their feed of that intent,
+ *   or someone they already decided on there, a current match included (404 otherwise, the same
+ *   answer as an unknown id). The body is validated before this rule.
  */
 export type Access =
   | 'public'
@@ -26,7 +30,8 @@ export type Access =
   | 'matchParty'
   | 'libraryEntryOwner'
   | 'videoProjectOwner'
-  | 'matchSender';
+  | 'matchSender'
+  | 'decisionTarget';
 
 /** The path parameter each access rule reads. */
 export const ACCESS_PARAM = {
@@ -38,6 +43,7 @@ export const ACCESS_PARAM = {
   libraryEntryOwner: 'id',
   videoProjectOwner: 'projectId',
   matchSender: null,
+  decisionTarget: null,
 } as const satisfies Record<Access, string | null>;
 type AccessParam = typeof ACCESS_PARAM;
 
@@ -51,6 +57,7 @@ export const ACCESS_BODY = {
   libraryEntryOwner: [],
   videoProjectOwner: [],
   matchSender: ['matchId', 'senderId'],
+  decisionTarget: ['user1Id', 'user2Id', 'intent'],
 } as const satisfies Record<Access, readonly string[]>;
 type AccessBody = typeof ACCESS_BODY;
 

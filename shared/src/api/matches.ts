@@ -51,7 +51,7 @@ export const matchesApi = {
   createMatch: defineEndpoint({
     method: 'POST',
     path: '/api/matches',
-    access: 'user',
+    access: 'decisionTarget',
     body: CreateMatchBodySchema,
     response: CreateMatchResponseSchema,
   }),

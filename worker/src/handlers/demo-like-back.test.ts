@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createLogger } from '@server/core/logger';
 import { willLikeBack } from '@server/core/matches/demo-replies';
+import { shareAShow } from '@server/test/feed-fixture';
 import { nextEvent, startTestServer, type TestServer, testEnv } from '@server/test/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../config';
@@ -28,6 +29,7 @@ describe('demo.likeBack', () => {
     for (let attempt = 0; attempt < 150; attempt++) {
       const demo = await server.login();
       await em.getConnection().execute('update users set is_demo = true where id = ?', [demo.user.id]);
+      await shareAShow([[liker.user, demo.user]]);
       const demoSocket = await server.socket(demo.token);
       const heard = [
         nextEvent(socket, 'match:new', (m) => m.user2Id === demo.user.id),

@@ -106,6 +106,9 @@ describe('chat', () => {
 
     it('fills the match view: shared podcasts (visible, explained first, then by name), counts, seqs', async () => {
       const { a, b, matchId } = await mutualPair(server);
+      // Nothing shared to begin with: the pair's fixture show and candidate rows go.
+      await sql(em.fork(), 'delete from user_podcasts where user_id in (?, ?)', [a.id, b.id]);
+      await sql(em.fork(), 'delete from feed_candidates where user_id in (?, ?)', [a.id, b.id]);
       const c = await person(server);
       const names = Array.from({ length: 13 }, (_, i) => `Chat show ${String(i).padStart(2, '0')} ${randomUUID()}`);
       const ids: number[] = [];

@@ -13,6 +13,7 @@ import {
   replyDelayMs,
   willLikeBack,
 } from '../../core/matches/demo-replies';
+import { shareAShow } from '../../test/feed-fixture';
 import { collectEvents, drainEvents, nextEvent, startTestServer, type TestServer, testEnv } from '../../test/harness';
 
 type Person = { token: string; id: number };
@@ -106,6 +107,7 @@ describe('demo people', () => {
     const liker = await person();
     for (;;) {
       const demo = await demoPerson();
+      await shareAShow([[liker, demo]]);
       const res = await like(liker, demo.id);
       expect(res.status).toBe(200);
       if (willLikeBack(demo.id, liker.id, 'romantic', res.json.matchPercentage) === likesBack) {
@@ -189,6 +191,7 @@ describe('demo people', () => {
     await exec('update users set is_demo = true where id = ?', [demoId]);
     await exec('update user_profiles set active = true where user_id = ? and intent = ?', [demoId, 'romantic']);
     const liker = await person();
+    await shareAShow([[liker, { id: demoId }]]);
     const socket = await server.socket(liker.token);
     const heard = nextEvent(socket, 'match:new');
     const res = await like(liker, demoId);

@@ -16,6 +16,7 @@ import {
 } from '../../core/matches/decide';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../../core/presenters/user.presenter';
 import { conflict, notFound } from '../../http/errors';
+import { feedContains } from '../feed/feed.service';
 
 export {
   announceMutualMatch,
@@ -33,9 +34,33 @@ export {
 } from '../../core/matches/decide';
 
 /**
+ * The `decisionTarget` rule: whom a person may like or pass in `intent` (docs/auth.md, "Likes and
+ * passes"). Checked before the like's transaction, which re-checks activity and blocks under the
+ * pair lock: a feed that changes in between lets through only someone the actor saw a moment ago.
+ * Someone in their feed
+ * of that intent, or someone they already decided on there (a live mutual match, or a retry of their
+ * own like or pass). Anyone else does not exist for them. Not "anyone who liked them": over HTTP that
+ * would turn a pass into a test of who liked you, which a like that is not mutual never tells.
+ */
+export async function mayDecideOn(em: EntityManager, actorId: number, targetId: number, intent: Intent) {
+  // The feed first: a person leaves the feed (a recompute drops them) only after the actor's own
+  // decision committed, so a read that misses them in the feed then finds that decision.
+  if (await feedContains(em, actorId, targetId, intent)) return true;
+  const [own] = await sql(
+    em,
+    `select 1 from matches m
+      where m.user1_id = least(?::int, ?::int) and m.user2_id = greatest(?::int, ?::int) and m.intent = ?
+        and case when m.user1_id = ? then m.user1_acted else m.user2_acted end`,
+    [actorId, targetId, actorId, targetId, intent, actorId],
+  );
+  return own !== undefined;
+}
+
+/**
  * A like or pass by `actorId` (core/matches/decide.ts), with refusals as HTTP errors: 404 for a
- * target that is gone, inactive in the intent or blocked either way (nobody learns which), 409 once
- * unmatched.
+ * target that is gone, inactive in the intent or blocked either way (one answer, so nobody learns
+ * which), 409 once unmatched. Whom the actor may target at all is the endpoint's access rule
+ * (`decisionTarget`: mayDecideOn), checked before.
  */
 export async function decide(
   em: EntityManager,

@@ -7,6 +7,7 @@ import { INTENTS, type Intent, type MatchView } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapLimit } from '../../../../scripts/lib/map-limit';
 import { mulberry32 } from '../../core/db/seeders/demo-library';
+import { shareAShow } from '../../test/feed-fixture';
 import { drainEvents, startTestServer, type TestServer, type TestSocket, uniqueName } from '../../test/harness';
 
 type Person = { token: string; id: number };
@@ -162,6 +163,8 @@ describe('matches under load', () => {
     async () => {
       const everyone = await people(PAIRS * 2, 'load');
       const pairs = Array.from({ length: PAIRS }, (_, i) => [everyone[2 * i], everyone[2 * i + 1]] as [Person, Person]);
+      // Fresh people: their lists are computed by the first badges of their sockets below.
+      await shareAShow(pairs, undefined, { markComputed: false });
       const partner = new Map<number, number>();
       for (const [a, b] of pairs) {
         partner.set(a.id, b.id);
@@ -255,6 +258,11 @@ describe('matches under load', () => {
       // have the app open and already liked them in every intent, so the first like of the burst
       // on each row makes it mutual.
       const [me, ...targets] = (await people(6, 'burst')) as [Person, ...Person[]];
+      await shareAShow(
+        targets.map((t) => [me, t]),
+        undefined,
+        { markComputed: false },
+      );
       const before = await mapLimit(
         targets.flatMap((t) => INTENTS.map((intent) => [t, intent] as const)),
         5,
@@ -338,6 +346,9 @@ describe('matches under load', () => {
       // first person of each pair does one of unmatch / block / favourite+seen+read / report while
       // the second sends three messages into the same match.
       const everyone = await people(80, 'mixload');
+      await shareAShow(
+        Array.from({ length: 40 }, (_, p) => [everyone[2 * p] as Person, everyone[2 * p + 1] as Person]),
+      );
       const pairs = await mapLimit(
         Array.from({ length: 40 }, (_, p) => p),
         8,

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BadgeCounts, Intent, MatchView } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recomputeUser } from '../../core/matching/precompute';
+import { FIXTURE_SCORE, shareAShow } from '../../test/feed-fixture';
 import {
   collectEvents,
   drainEvents,
@@ -48,6 +49,13 @@ describe('matches', () => {
     await recomputeUser(em.fork() as EntityManager, a.id);
     await recomputeUser(em.fork() as EntityManager, b.id);
     return [a, b];
+  }
+
+  /** Two fresh people in each other's feeds (the fixture's shared show, without a recompute). */
+  async function inFeeds(): Promise<[Person, Person]> {
+    const people: [Person, Person] = [await person(), await person()];
+    await shareAShow([people]);
+    return people;
   }
 
   const decide = (from: Person, to: number, liked: boolean, intent: Intent = 'romantic', extra = {}) =>
@@ -110,6 +118,100 @@ describe('matches', () => {
     expect(row?.n).toBe(0);
   });
 
+  it('a like or a pass is no profile oracle: only people the caller may see, on either instance', async () => {
+    const other = await startTestServer();
+    try {
+      const [viewer, visible] = await inFeeds();
+      // Strangers active in every intent with a profile to steal, but not in the viewer's feed.
+      const strangers = [await person(), await person(), await person()];
+      for (const s of strangers) {
+        await server.call('PUT', `/api/users/${s.id}`, {
+          token: s.token,
+          body: { displayName: 'Private Person', romanticTagline: 'Secret tagline' },
+        });
+      }
+      // Someone who liked the viewer but is below the viewer's minimum match %: a pass on them must
+      // not tell the viewer they did.
+      const [admirer] = [await person()];
+      await shareAShow([[viewer, admirer]]);
+      expect((await decide(admirer, viewer.id, true)).status).toBe(200);
+      const prefs = await server.call('PUT', `/api/users/${viewer.id}`, {
+        token: viewer.token,
+        body: { matchPreferences: { minMatchPercentage: FIXTURE_SCORE + 5 } },
+      });
+      expect(prefs.status).toBe(200);
+      await exec('update feed_candidates set score = ? where user_id = ? and candidate_id = ?', [
+        FIXTURE_SCORE - 10,
+        viewer.id,
+        admirer.id,
+      ]);
+      await exec('update feed_candidates set score = ? where user_id = ? and candidate_id = ?', [
+        FIXTURE_SCORE + 10,
+        viewer.id,
+        visible.id,
+      ]);
+
+      const unknown = await decide(viewer, 2_000_000_000, true);
+      expect(unknown.status).toBe(404);
+      const targets = [...strangers.map((s) => s.id), admirer.id];
+      const instances = [server, other];
+      const answers = await Promise.all(
+        targets.flatMap((id, i) =>
+          (['romantic', 'platonic', 'professional'] as const).flatMap((intent, k) =>
+            [true, false].map((liked, l) =>
+              instances[(i + k + l) % 2]?.call('POST', '/api/matches', {
+                token: viewer.token,
+                body: { user1Id: viewer.id, user2Id: id, intent, user1Liked: liked },
+              }),
+            ),
+          ),
+        ),
+      );
+      for (const res of answers) {
+        expect(res?.status, res?.text).toBe(404);
+        // The very same answer as an id nobody has: nothing to tell them apart.
+        expect(res?.text).toBe(unknown.text);
+      }
+      const rows = await exec('select user1_id, user2_id from matches where ? in (user1_id, user2_id)', [viewer.id]);
+      expect(rows).toEqual([{ user1_id: Math.min(viewer.id, admirer.id), user2_id: Math.max(viewer.id, admirer.id) }]);
+      const [admirerRow] = await exec('select * from matches where user1_id = ? and user2_id = ?', [
+        Math.min(viewer.id, admirer.id),
+        Math.max(viewer.id, admirer.id),
+      ]);
+      expect(admirerRow?.[viewer.id < admirer.id ? 'user1_acted' : 'user2_acted']).toBe(false);
+
+      // Someone in the feed: a like answers with what the feed card already showed, on either instance.
+      const card = (
+        (await server.call('GET', `/api/users/${viewer.id}/feed?intent=romantic`, { token: viewer.token })).json as {
+          id: number;
+          displayName: string;
+          profilePicture: string | null;
+          tagline: string | null;
+        }[]
+      ).find((item) => item.id === visible.id);
+      expect(card).toBeTruthy();
+      const liked = await other.call('POST', '/api/matches', {
+        token: viewer.token,
+        body: { user1Id: viewer.id, user2Id: visible.id, intent: 'romantic', user1Liked: true },
+      });
+      expect(liked.status).toBe(200);
+      expect(liked.json.matchedUser).toMatchObject({
+        id: card?.id,
+        displayName: card?.displayName,
+        profilePicture: card?.profilePicture,
+        tagline: card?.tagline,
+      });
+      // Out of the feed now (decided), yet the caller's own decision may be repeated or changed.
+      expect(await feedIds(viewer)).not.toContain(visible.id);
+      expect((await decide(viewer, visible.id, true)).status).toBe(200);
+      // And the other side likes back: a current match may be liked again.
+      expect((await decide(visible, viewer.id, true)).json.isMutualMatch).toBe(true);
+      expect((await decide(visible, viewer.id, true)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('makes a mutual match on the second like and tells both people in every tab', async () => {
     const [a, b] = await pair();
     const [a1, a2, b1] = [await server.socket(a.token), await server.socket(a.token), await server.socket(b.token)];
@@ -137,8 +239,7 @@ describe('matches', () => {
 
   it('two simultaneous likes from both sides give exactly one mutual match, announced once', async () => {
     for (let round = 0; round < 25; round++) {
-      const a = await person();
-      const b = await person();
+      const [a, b] = await inFeeds();
       const [sa, sb] = [await server.socket(a.token), await server.socket(b.token)];
       const seenA = collectEvents(sa, 'match:new');
       const seenB = collectEvents(sb, 'match:new');
@@ -207,8 +308,7 @@ describe('matches', () => {
 
   it('a block racing a like never leaves the blocked person with a match (nor a match:new as the last word)', async () => {
     for (let round = 0; round < 15; round++) {
-      const a = await person();
-      const b = await person();
+      const [a, b] = await inFeeds();
       expect((await decide(a, b.id, true)).status).toBe(200);
       const [sa, sb] = [await server.socket(a.token), await server.socket(b.token)];
       const logs = [sa, sb].map((socket) => {
@@ -455,6 +555,7 @@ describe('matches', () => {
     const PAIRS = 40; // four times the pool of 10, each pair with several requests in flight
     const pairs: [Person, Person][] = [];
     for (let i = 0; i < PAIRS; i++) pairs.push([await person(), await person()]);
+    await shareAShow(pairs);
     await Promise.all(pairs.map(([a, b]) => decide(a, b.id, false)));
     const answers = await Promise.all(
       pairs.flatMap(([a, b], i) => [

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserProfileSchema } from '../../core/db/entities';
 import { sql } from '../../core/db/sql';
 import { recomputeUser } from '../../core/matching/precompute';
+import { forgetCandidates, shareAShow } from '../../test/feed-fixture';
 import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
 
 const PRIVATE_FIELDS = [
@@ -99,11 +100,13 @@ describe('users', () => {
         token: from.token,
         body: { user1Id: from.user.id, user2Id: to, intent: 'platonic', user1Liked: true },
       });
-    // Before the match (no shared shows, so not in each other's feed): hidden.
+    // Before they share a show (not in each other's feed): hidden.
     expect((await server.call('GET', `/api/users/${b.user.id}?intent=platonic`, { token: a.token })).status).toBe(404);
+    await shareAShow([[a.user, b.user]]);
     await like(a, b.user.id);
-    expect((await server.call('GET', `/api/users/${b.user.id}?intent=platonic`, { token: a.token })).status).toBe(404);
     await like(b, a.user.id);
+    // Out of each other's candidates again (a later recompute): only the match shows them now.
+    await forgetCandidates([[a.user, b.user]]);
     const friend = await server.call('GET', `/api/users/${b.user.id}?intent=platonic`, { token: a.token });
     expect(friend.status).toBe(200);
     expect(friend.json).toMatchObject({

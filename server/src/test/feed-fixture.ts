@@ -1,0 +1,18 @@
+// The feed fixture (scripts/lib/feed-fixture.ts) on the tier's database unless told another.
+import { inject } from 'vitest';
+import * as fixture from '../../../scripts/lib/feed-fixture';
+
+export { FIXTURE_SCORE } from '../../../scripts/lib/feed-fixture';
+
+/** People in each other's feeds through a show they share (fixture.shareAShow). */
+export const shareAShow = (
+  pairs: [{ id: number }, { id: number }][],
+  databaseUrl: string = inject('databaseUrl'),
+  options: { markComputed?: boolean } = {},
+) => fixture.shareAShow(databaseUrl, pairs, options);
+
+/** Out of each other's candidate lists again (fixture.forgetCandidates). */
+export const forgetCandidates = (
+  pairs: [{ id: number }, { id: number }][],
+  databaseUrl: string = inject('databaseUrl'),
+) => fixture.forgetCandidates(databaseUrl, pairs);
