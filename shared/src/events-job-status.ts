@@ -36,6 +36,10 @@ export const JOB_ERROR_TEXTS = {
   'demo.likeBack': {
     unknown: 'A demo person could not answer your like.',
   },
+  // Nobody is told about it either: the report retention sweep.
+  'reports.expire': {
+    unknown: 'Expired reports could not be deleted.',
+  },
 } as const satisfies { [N in JobName]: { unknown: string } & Record<string, string> };
 
 /** The failure codes of job `N` (every job has 'unknown'). */

@@ -104,6 +104,17 @@ export const jobs = {
     dedupeKey: (p) => `demo.likeBack:${p.demoId}:${p.likerId}:${p.intent}`,
   }),
   /**
+   * Deletes reports (with their kept messages) made more than `olderThanDays` ago: the retention
+   * period of docs/privacy.md ("Reports"). Scheduled by the workers of the sync queue.
+   */
+  reportsExpire: defineJob({
+    name: 'reports.expire',
+    queue: QUEUES.sync,
+    payload: z.object({ olderThanDays: z.number().int().min(1).max(3650) }),
+    result: z.object({ deleted: z.number().int() }),
+    dedupeKey: () => 'reports.expire',
+  }),
+  /**
    * Renders a generated video intro (docs/video.md) from the person's profile for one intent:
    * vertical H.264 MP4 with a poster, then it becomes that intent's video. The BullMQ job id is
    * the project id; one active render per person and intent.

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from '@server/core/artwork/image-proxy-config';
 import { loadMediaSettings, MediaEnvSchema } from '@server/core/media';
+import { REPORT_RETENTION_DAYS } from '@server/core/reports/retention';
 import { parseSettings } from '@server/core/settings';
 import { loadSpotifyConfig } from '@server/core/spotify/spotify-config';
 import { QUEUES } from '@shared/index';
@@ -53,6 +54,14 @@ const EnvSchema = z.object({
     .default(60),
   /** How often the freshness check runs (a full recompute when libraries changed since the model); 0 = never. */
   MATCHES_REFRESH_CHECK_SECONDS: z.coerce.number().min(0).max(86_400).default(15),
+  /** How long reports and their kept messages are kept, in days (docs/privacy.md, "Reports"). */
+  REPORT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(REPORT_RETENTION_DAYS),
+  /** How often the workers of the sync queue delete expired reports; 0 = never. */
+  REPORTS_EXPIRE_EVERY_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(6 * 60),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   FEED_FETCH_ALLOWED_IPS: z.string().default(''),
 });
@@ -88,6 +97,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     imageProxy: loadImageProxyConfig(ImageProxyEnvSchema.parse(env), isProduction),
     recomputeAllEveryMs: e.MATCHES_RECOMPUTE_EVERY_MINUTES * 60_000,
     refreshCheckEveryMs: e.MATCHES_REFRESH_CHECK_SECONDS * 1000,
+    reportRetentionDays: e.REPORT_RETENTION_DAYS,
+    reportsExpireEveryMs: e.REPORTS_EXPIRE_EVERY_MINUTES * 60_000,
     logLevel: e.LOG_LEVEL,
     // Checked at boot; the podcasts.sync handler reads the same SPOTIFY_* / TOKEN_ENCRYPTION_KEY.
     spotify: loadSpotifyConfig(env, {

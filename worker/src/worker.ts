@@ -30,6 +30,8 @@ import { sweepDeadWorkDirs } from './render/work-dir';
 /** The one schedule of the full candidate recompute (docs/matching.md). */
 export const RECOMPUTE_ALL_SCHEDULER = 'matches.recompute:all';
 export const MATCHES_REFRESH_SCHEDULER = 'matches.recompute:refresh';
+/** The one schedule of the report retention sweep (docs/privacy.md, "Reports"). */
+export const REPORTS_EXPIRE_SCHEDULER = 'reports.expire';
 const MATCHING_LOCK_MS = 5 * 60_000;
 
 export interface RunningWorker {
@@ -137,6 +139,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     // Libraries changed since the current model: recompute everyone (bounded by its own cost).
     await followUps.schedule('matchesRecompute', MATCHES_REFRESH_SCHEDULER, config.refreshCheckEveryMs, {
       scope: 'refresh',
+    });
+  }
+
+  if (config.queues.includes(QUEUES.sync)) {
+    await followUps.schedule('reportsExpire', REPORTS_EXPIRE_SCHEDULER, config.reportsExpireEveryMs, {
+      olderThanDays: config.reportRetentionDays,
     });
   }
 

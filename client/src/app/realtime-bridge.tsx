@@ -52,6 +52,8 @@ const afterJob: { [N in JobName]: Invalidate } = {
   'matches.recompute': invalidate(feedCountsQuery),
   // Sends no job status (no notifyUser): a demo person's like-back arrives as 'match:new'.
   'demo.likeBack': () => {},
+  // Sends no job status either: the report retention sweep.
+  'reports.expire': () => {},
   // A finished video becomes the intent's video: the owner's video list shows it, and the feed's
   // cards (which carry video urls) are read again.
   'video.render': afterVideo,

@@ -4,7 +4,7 @@ import type { Access } from '@shared/api';
 import { type Intent, type UserPodcastEntry, VIDEO_TEXTS } from '@shared/index';
 import type { Request } from 'express';
 import { findProject, type VideoProjectRow } from '../core/videos/video-projects';
-import { type MatchRecord, mayDecideOn, visibleMatch } from '../features/matches/match.service';
+import { hasComeAcross, type MatchRecord, mayDecideOn, visibleMatch } from '../features/matches/match.service';
 import { findOwnEntry } from '../features/podcasts/podcast.service';
 import { canSee, currentIntentOf } from '../features/users/user.service';
 import { badRequest, forbidden, notFound, unauthorized } from './errors';
@@ -23,6 +23,7 @@ export interface Granted {
   /** The match named by the body's `matchId` (the body was validated before the rule). */
   matchSender: { auth: AuthContext; match: MatchRecord };
   decisionTarget: { auth: AuthContext };
+  reportTarget: { auth: AuthContext };
 }
 
 interface Checked {
@@ -91,6 +92,12 @@ export const rules: { [A in Access]: Rule<A> } = {
     if (!(await mayDecideOn(req.em, auth.userId, body.user2Id as number, body.intent as Intent))) {
       throw notFound('User not found.');
     }
+    return { auth };
+  },
+  reportTarget: async (req, { body }) => {
+    const auth = signedIn(req);
+    if (body.reportedId === auth.userId) throw badRequest('You cannot report yourself.');
+    if (!(await hasComeAcross(req.em, auth.userId, body.reportedId as number))) throw notFound('User not found.');
     return { auth };
   },
 };

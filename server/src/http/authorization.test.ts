@@ -27,6 +27,9 @@ const EXPECTED: Record<Access, Record<Role, 'ok' | 401 | 403 | 404>> = {
   // A like or pass: the owner on someone in their feed, the party on their current match (the
   // owner), a stranger on that same someone, who is not in the stranger's feed.
   decisionTarget: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
+  // A report: likewise, the owner on someone in their feed, the party on their match, a stranger
+  // on someone they never came across.
+  reportTarget: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
 };
 
 /**
@@ -98,7 +101,9 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   blockUser: (w) => ({ body: { userId: w.someone.user.id } }),
   // Nobody in this world passed anyone: a well-formed undo is a 404 for every signed-in caller.
   undoPass: (w) => ({ body: { userId: w.someone.user.id, intent: 'romantic' }, ok: 404 }),
-  reportUser: (w) => ({ body: { reportedId: w.someone.user.id, reason: 'spam' } }),
+  reportUser: (w, caller) => ({
+    body: { reportedId: caller === w.party ? w.owner.user.id : w.someone.user.id, reason: 'spam' },
+  }),
   listUserPodcasts: () => ({}),
   addUserPodcast: (w) => ({ body: { podcastId: w.podcastId } }),
   importOpml: (w) => {

@@ -103,6 +103,7 @@ describe('rate limits across two server instances', () => {
     const ip = address();
     const reporter = await signIn(one, ip);
     const targets = await Promise.all(Array.from({ length: 12 }, () => signIn(two, address())));
+    await shareAShow(targets.map((target) => [reporter, target]));
     const results = await Promise.all(
       targets.map((target, i) =>
         (i % 2 ? two : one).call('POST', '/api/reports', {

@@ -24,6 +24,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     // Workers started by tests do not schedule the periodic full recompute unless a test asks.
     MATCHES_RECOMPUTE_EVERY_MINUTES: '0',
     MATCHES_REFRESH_CHECK_SECONDS: '0',
+    REPORTS_EXPIRE_EVERY_MINUTES: '0',
     // Demo people answer likes within a second or two, not minutes (docs/matches.md).
     DEMO_REPLY_DELAY_SECONDS: '1-2',
     // Every test signs in and acts from 127.0.0.1; the rate-limit tests ask for the real allowances.

@@ -21,6 +21,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   `user2Id` someone the caller may decide on in the body's `intent`: in their feed of that intent,
  *   or someone they already decided on there, a current match included (404 otherwise, the same
  *   answer as an unknown id). The body is validated before this rule.
+ * - reportTarget (a report): the body's `reportedId` is someone the caller has come across: in their
+ *   candidates (the feed, any intent), a match of theirs in any state, or someone they blocked (404
+ *   otherwise), so nobody can report ids they never saw. The body is validated before this rule.
  */
 export type Access =
   | 'public'
@@ -31,7 +34,8 @@ export type Access =
   | 'libraryEntryOwner'
   | 'videoProjectOwner'
   | 'matchSender'
-  | 'decisionTarget';
+  | 'decisionTarget'
+  | 'reportTarget';
 
 /** The path parameter each access rule reads. */
 export const ACCESS_PARAM = {
@@ -44,6 +48,7 @@ export const ACCESS_PARAM = {
   videoProjectOwner: 'projectId',
   matchSender: null,
   decisionTarget: null,
+  reportTarget: null,
 } as const satisfies Record<Access, string | null>;
 type AccessParam = typeof ACCESS_PARAM;
 
@@ -58,6 +63,7 @@ export const ACCESS_BODY = {
   videoProjectOwner: [],
   matchSender: ['matchId', 'senderId'],
   decisionTarget: ['user1Id', 'user2Id', 'intent'],
+  reportTarget: ['reportedId'],
 } as const satisfies Record<Access, readonly string[]>;
 type AccessBody = typeof ACCESS_BODY;
 

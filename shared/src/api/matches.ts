@@ -99,7 +99,7 @@ export const matchesApi = {
   reportUser: defineEndpoint({
     method: 'POST',
     path: '/api/reports',
-    access: 'user',
+    access: 'reportTarget',
     body: ReportBodySchema,
     response: OkResponseSchema,
     status: 201,

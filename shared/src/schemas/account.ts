@@ -11,12 +11,15 @@ export const DeleteAccountBodySchema = z.strictObject({
 export type DeleteAccountBody = z.infer<typeof DeleteAccountBodySchema>;
 
 /**
- * "Download my data": everything stored about the person, as they may see it. Never a password,
- * token or token hash, never who reported them; other people appear by id and display name only.
+ * "Download my data": everything stored about the person, as they may see it now. Never a password,
+ * token or token hash, never who reported them; other people appear by id and display name only,
+ * and by id alone once either has blocked the other.
  */
 export const AccountExportSchema = z.object({
   exportedAt: TimestampSchema,
   account: SelfUserSchema.extend({ signUpMethod: z.string() }),
+  /** The linked Bluesky identity (docs/bluesky.md), if any. */
+  bluesky: z.object({ did: z.string(), handle: z.string().nullable() }).nullable(),
   profiles: z.array(
     z.object({
       intent: IntentSchema,
@@ -45,7 +48,8 @@ export const AccountExportSchema = z.object({
   decisions: z.array(
     z.object({
       otherUserId: z.number().int(),
-      otherDisplayName: z.string(),
+      /** Null once either of the two has blocked the other. */
+      otherDisplayName: z.string().nullable(),
       intent: IntentSchema,
       liked: z.boolean(),
       acted: z.boolean(),
@@ -58,6 +62,29 @@ export const AccountExportSchema = z.object({
   ),
   messagesSent: z.array(
     z.object({ toUserId: z.number().int(), intent: IntentSchema, content: z.string(), sentAt: TimestampSchema }),
+  ),
+  /** What the other person wrote in the person's current conversations (live mutual matches). */
+  messagesReceived: z.array(
+    z.object({
+      fromUserId: z.number().int(),
+      fromDisplayName: z.string(),
+      intent: IntentSchema,
+      content: z.string(),
+      sentAt: TimestampSchema,
+    }),
+  ),
+  /** Video intros, generated or uploaded, with where the finished video is served. */
+  videoProjects: z.array(
+    z.object({
+      intent: IntentSchema,
+      source: z.string(),
+      status: z.string(),
+      videoUrl: z.string().nullable(),
+      posterUrl: z.string().nullable(),
+      errorCode: z.string().nullable(),
+      createdAt: TimestampSchema,
+      updatedAt: TimestampSchema,
+    }),
   ),
   blocks: z.array(z.object({ blockedUserId: z.number().int(), createdAt: TimestampSchema })),
   reportsMade: z.array(

@@ -5,6 +5,7 @@ import type { JobHandler } from './handler';
 import { matchesRecompute } from './matches-recompute.job';
 import { mediaTranscode } from './media-transcode.job';
 import { podcastsSync } from './podcasts-sync.job';
+import { reportsExpire } from './reports-expire.job';
 import { videoRender } from './video-render.job';
 
 /** One handler per shared job definition: leaving one out is a compile error. */
@@ -15,6 +16,7 @@ export const handlers: { [K in JobKey]: JobHandler<K> } = {
   demoLikeBack,
   videoRender,
   mediaTranscode,
+  reportsExpire,
 };
 
 /** Job name (as stored in BullMQ) to definition key. */

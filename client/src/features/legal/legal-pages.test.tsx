@@ -41,7 +41,7 @@ describe('legal pages', () => {
       expect(text).toContain(stored);
     }
     expect(text).toContain('encrypted (AES-256-GCM)');
-    expect(text).toContain('There is no automatic deletion job');
+    expect(text).toContain('Reports are kept for one year');
     expect(text).not.toContain('no export or delete button yet');
     for (const choice of ['Download my data', 'Delete account', 'type DELETE to confirm'])
       expect(text).toContain(choice);

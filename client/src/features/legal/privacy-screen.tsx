@@ -99,8 +99,8 @@ export function PrivacyScreen() {
 
       <LegalSection title="How long we keep it">
         <p>
-          There is no automatic deletion job: we keep your data until your account is deleted (see below). Some things
-          end sooner:
+          We keep your data until your account is deleted (see below), with one exception that lasts longer: reports.
+          Some things end sooner:
         </p>
         <ul>
           <li>
@@ -119,7 +119,14 @@ export function PrivacyScreen() {
         </ul>
         <p>
           Deleting an account deletes everything linked to it: profiles, pictures and videos, library, likes, matches,
-          messages, blocks, reports, sessions and tokens.
+          messages, blocks, sessions and tokens.
+        </p>
+        <p>
+          <strong>Reports are kept for one year</strong> from the day they were made, even when either person deletes
+          their account, and then deleted automatically. Without this, someone reported for harassment could erase the
+          record by deleting their account and signing up again. We keep only what a moderator needs: the reported
+          person's id, their display name and the text of their messages in the reported conversation as they were when
+          the report was made. If the person who reported deletes their account, the report no longer says who made it.
         </p>
       </LegalSection>
 
@@ -141,16 +148,18 @@ export function PrivacyScreen() {
         <ul>
           <li>
             <strong>Download my data</strong> saves a JSON file with everything we store about you: your account and
-            profiles, your library, your likes, passes and matches, the messages you sent, your blocks and reports, and
+            profiles, your linked Bluesky identity, your library, your likes, passes and matches, the messages you sent
+            and the ones you received in your current conversations, your video intros, your blocks and reports, and
             your sign-in sessions. It never contains a password, a token or a token hash, nor who reported you; other
-            people appear only by their id and display name.
+            people appear only by their id and display name, and by their id alone once either of you has blocked the
+            other.
           </li>
           <li>
             <strong>Delete account</strong> asks you to type DELETE to confirm, then deletes your account at once with
-            everything linked to it: profiles, pictures and videos, library, likes, matches, messages, blocks, reports,
-            sessions and tokens. Your matches disappear from the other people's screens right away, and every device you
-            are signed in on is signed out. Your username and Spotify account are free again, so you can sign up afresh
-            later.
+            everything linked to it: profiles, pictures and videos, library, likes, matches, messages, blocks, sessions
+            and tokens (reports are kept for a year, as described above). Your matches disappear from the other people's
+            screens right away, and every device you are signed in on is signed out. Your username and Spotify account
+            are free again, so you can sign up afresh later.
           </li>
         </ul>
         <p>

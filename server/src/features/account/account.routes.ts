@@ -12,7 +12,7 @@ export function accountRoutes(deps: AppDeps): Router {
   const router = Router();
 
   mount(router, api.exportAccount, async ({ params, req, res }) => {
-    const data = await exportAccount(req.em, params.userId);
+    const data = await exportAccount(req.em, params.userId, deps.media);
     res.setHeader('Content-Disposition', `attachment; filename="podmatch-data-${params.userId}.json"`);
     res.setHeader('Cache-Control', 'no-store');
     return data;

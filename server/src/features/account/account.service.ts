@@ -3,15 +3,22 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountExport, Intent } from '@shared/index';
 import { UserSchema } from '../../core/db/entities';
 import { blockedEitherWay, lockPairsOf, sql } from '../../core/db/sql';
-import { MEDIA_URL_PREFIX } from '../../core/media';
+import { MEDIA_URL_PREFIX, type MediaStore } from '../../core/media';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import { notFound } from '../../http/errors';
 
 const iso = (value: Date | string | null) => (value == null ? null : new Date(value).toISOString());
 const isoOf = (value: Date | string) => new Date(value).toISOString();
 
-/** Everything stored about `userId`, without secrets and without who reported them. */
-export async function exportAccount(em: EntityManager, userId: number): Promise<AccountExport> {
+/**
+ * Everything stored about `userId`, without secrets and without who reported them, as they may see it
+ * now: a person who blocked them (or whom they blocked) appears by id only.
+ */
+export async function exportAccount(
+  em: EntityManager,
+  userId: number,
+  media: Pick<MediaStore, 'url'>,
+): Promise<AccountExport> {
   const user = await em.findOne(UserSchema, userId);
   if (!user) throw notFound('User not found.');
   const profiles = await sql<{
@@ -43,7 +50,7 @@ export async function exportAccount(em: EntityManager, userId: number): Promise<
   const side = (column: string) => `case when m.user1_id = ? then m.user1_${column} else m.user2_${column} end`;
   const decisions = await sql<{
     other_id: number;
-    other_name: string;
+    other_name: string | null;
     intent: Intent;
     liked: boolean;
     acted: boolean;
@@ -54,7 +61,9 @@ export async function exportAccount(em: EntityManager, userId: number): Promise<
     created_at: Date;
   }>(
     em,
-    `select u.id as other_id, u.display_name as other_name, m.intent, ${side('liked')} as liked,
+    `select u.id as other_id,
+            case when ${blockedEitherWay('m.user1_id', 'm.user2_id')} then null else u.display_name end as other_name,
+            m.intent, ${side('liked')} as liked,
             ${side('acted')} as acted, ${side('favorite')} as favorite, m.match_percentage,
             m.mutual_at, m.unmatched_at, m.created_at
        from matches m join users u on u.id = case when m.user1_id = ? then m.user2_id else m.user1_id end
@@ -68,6 +77,39 @@ export async function exportAccount(em: EntityManager, userId: number): Promise<
        from messages msg join matches m on m.id = msg.match_id
       where msg.sender_id = ? order by msg.created_at, msg.id`,
     [userId, userId],
+  );
+  // Only current conversations: a match since ended or blocked is not the other person's to hand out.
+  const received = await sql<{
+    from_id: number;
+    from_name: string;
+    intent: Intent;
+    content: string;
+    created_at: Date;
+  }>(
+    em,
+    `select msg.sender_id as from_id, u.display_name as from_name, m.intent, msg.content, msg.created_at
+       from matches m
+       join messages msg on msg.match_id = m.id and msg.sender_id <> ?
+       join users u on u.id = msg.sender_id
+      where (m.user1_id = ? or m.user2_id = ?) and m.mutual_at is not null and m.unmatched_at is null
+        and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}
+      order by msg.created_at, msg.id`,
+    [userId, userId, userId],
+  );
+  const videos = await sql<{
+    intent: Intent;
+    source: string;
+    status: string;
+    video_key: string | null;
+    poster_key: string | null;
+    error_code: string | null;
+    created_at: Date;
+    updated_at: Date;
+  }>(
+    em,
+    `select intent, source, status, video_key, poster_key, error_code, created_at, updated_at
+       from video_intros where user_id = ? order by created_at`,
+    [userId],
   );
   const blocks = await sql<{ blocked_id: number; created_at: Date }>(
     em,
@@ -90,6 +132,7 @@ export async function exportAccount(em: EntityManager, userId: number): Promise<
   return {
     exportedAt: new Date().toISOString(),
     account: { ...toSelfUser(user), signUpMethod: user.signUpMethod },
+    bluesky: user.atpDid ? { did: user.atpDid, handle: user.atpHandle ?? null } : null,
     profiles: profiles.map((p) => ({
       intent: p.intent,
       displayName: p.display_name,
@@ -128,6 +171,23 @@ export async function exportAccount(em: EntityManager, userId: number): Promise<
       content: m.content,
       sentAt: isoOf(m.created_at),
     })),
+    messagesReceived: received.map((m) => ({
+      fromUserId: m.from_id,
+      fromDisplayName: m.from_name,
+      intent: m.intent,
+      content: m.content,
+      sentAt: isoOf(m.created_at),
+    })),
+    videoProjects: videos.map((v) => ({
+      intent: v.intent,
+      source: v.source,
+      status: v.status,
+      videoUrl: v.video_key ? media.url(v.video_key) : null,
+      posterUrl: v.poster_key ? media.url(v.poster_key) : null,
+      errorCode: v.error_code,
+      createdAt: isoOf(v.created_at),
+      updatedAt: isoOf(v.updated_at),
+    })),
     blocks: blocks.map((b) => ({ blockedUserId: b.blocked_id, createdAt: isoOf(b.created_at) })),
     reportsMade: reports.map((r) => ({
       reportedUserId: r.reported_id,
@@ -154,7 +214,9 @@ export interface DeletedAccount {
 
 /**
  * Deletes the person and everything of theirs: library, profiles, sessions, likes and matches (both
- * sides: the row is the pair's) with their messages, blocks and reports, and their scores. It takes
+ * sides: the row is the pair's) with their messages, blocks, and their scores. Reports stay for their
+ * retention period (docs/privacy.md, "Reports"): about them with the name and messages kept at the
+ * time, by them without their id. It takes
  * the pair lock with everyone they have a match or block with first (as likes and blocks do, so
  * neither waits on the other's locks in the opposite order), then the user row: a like, message or
  * block racing this one either commits first (and is deleted with the rest) or finds nobody (404).

@@ -73,6 +73,14 @@ describe('account: download my data, delete account', () => {
 
   it('downloads everything stored about the person as a file, without secrets or the other side', async () => {
     const { a, b, show } = await matchedPair();
+    await sql(
+      em(),
+      `insert into video_intros (id, user_id, intent, source, status, video_key, poster_key, created_at, updated_at)
+       values (gen_random_uuid(), ?, 'romantic', 'upload', 'completed', 'videos/export_intro.mp4', 'videos/export_poster.jpg', now(), now())`,
+      [a.user.id],
+    );
+    const did = `did:plc:${uniqueName('export')}`;
+    await sql(em(), 'update users set atp_did = ?, atp_handle = ? where id = ?', [did, 'a.example.com', a.user.id]);
     const res = await server.call('GET', `/api/users/${a.user.id}/export`, { token: a.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="podmatch-data-\d+\.json"$/);
@@ -90,10 +98,45 @@ describe('account: download my data, delete account', () => {
       }),
     ]);
     expect(data.messagesSent.map((m) => m.content)).toEqual(['Hello from a']);
+    // The current conversation, both sides of it.
+    expect(data.messagesReceived).toEqual([
+      expect.objectContaining({ fromUserId: b.user.id, fromDisplayName: b.user.displayName, content: 'Hello from b' }),
+    ]);
+    expect(data.videoProjects).toEqual([
+      expect.objectContaining({
+        intent: 'romantic',
+        source: 'upload',
+        status: 'completed',
+        videoUrl: '/media/videos/export_intro.mp4',
+        posterUrl: '/media/videos/export_poster.jpg',
+      }),
+    ]);
+    expect(data.bluesky).toEqual({ did, handle: 'a.example.com' });
     expect(data.sessions.length).toBeGreaterThan(0);
     for (const field of SECRET_FIELDS) expect(res.text).not.toContain(`"${field}"`);
-    expect(res.text).not.toContain('Hello from b');
     expect(res.text).not.toContain(a.token);
+  });
+
+  it('names nobody who has since blocked the person, and hands out no conversation that ended', async () => {
+    const { a, b } = await matchedPair();
+    await server.call('PUT', `/api/users/${b.user.id}`, { token: b.token, body: { displayName: 'Gone Quiet' } });
+    expect((await server.call('POST', '/api/blocks', { token: b.token, body: { userId: a.user.id } })).status).toBe(
+      200,
+    );
+    const res = await server.call('GET', `/api/users/${a.user.id}/export`, { token: a.token });
+    const data = AccountExportSchema.parse(res.json);
+    // a's own like and message stay (their data), b only by id.
+    expect(data.decisions).toEqual([expect.objectContaining({ otherUserId: b.user.id, otherDisplayName: null })]);
+    expect(data.messagesSent.map((m) => m.content)).toEqual(['Hello from a']);
+    expect(data.messagesReceived).toEqual([]);
+    expect(res.text).not.toContain('Gone Quiet');
+    expect(res.text).not.toContain('Hello from b');
+    // And the one who blocked sees the same of a.
+    const theirs = AccountExportSchema.parse(
+      (await server.call('GET', `/api/users/${b.user.id}/export`, { token: b.token })).json,
+    );
+    expect(theirs.decisions).toEqual([expect.objectContaining({ otherUserId: a.user.id, otherDisplayName: null })]);
+    expect(theirs.messagesReceived).toEqual([]);
   });
 
   it("refuses another person's data and the anonymous", async () => {

@@ -186,9 +186,15 @@ export function blueskyRoutes(deps: AppDeps): Router {
     const fail = (reason: string) => res.redirect(302, `${returnTo}/profile?bluesky_error=${reason}`);
     const nonce = readCookie(req, NONCE_COOKIE);
     res.clearCookie(NONCE_COOKIE, { path: BLUESKY_CALLBACK_PATH });
+    // A state that cannot be read (unknown, expired, or the read failed) cannot be checked against
+    // this browser: refused, never let through unchecked.
+    if (!started) {
+      deps.logger.warn('bluesky callback refused: its state could not be read');
+      return fail('failed');
+    }
     // Another browser than the one that started this link (a link URL sent to someone): refused
     // before the code is even exchanged.
-    if (started && !crossHostLoopback(started) && (!nonce || sha256(nonce) !== started.nonceHash)) {
+    if (!crossHostLoopback(started) && (!nonce || sha256(nonce) !== started.nonceHash)) {
       deps.logger.warn('bluesky callback refused: started in another browser');
       return fail('other_browser');
     }
@@ -200,6 +206,8 @@ export function blueskyRoutes(deps: AppDeps): Router {
       did = held.result.session.did;
       state = JSON.parse(held.result.state ?? '') as AppState;
       session = held.session;
+      // The state the library spent is the one checked above.
+      if (state.nonceHash !== started.nonceHash) throw new Error('the state changed during the callback');
     } catch (error) {
       deps.logger.warn(`bluesky callback refused: ${(error as Error).message}`);
       return fail('failed');

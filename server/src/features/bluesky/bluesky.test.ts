@@ -315,6 +315,35 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     expect((await row(me.user.id))?.atp_did).toBeNull();
   });
 
+  it('a state that cannot be read is refused before the exchange, not let through without the browser check', async () => {
+    const me = await server.login();
+    const start = await server.call('POST', `/api/users/${me.user.id}/bluesky/link`, {
+      token: me.token,
+      body: { handle: handleOf('unreadable') },
+    });
+    const consent = await fetch(start.json.url as string, { redirect: 'manual' });
+    const callback = new URL(consent.headers.get('location') ?? '');
+    // The server's read of the state fails (a database hiccup) while the library's own read would work.
+    const client = server.running.deps.bluesky;
+    if (!client) throw new Error('the Bluesky client is configured in this test');
+    const appStateOf = client.appStateOf;
+    client.appStateOf = async () => {
+      throw new Error('connection terminated');
+    };
+    const mark = standIn.requests.length;
+    try {
+      // Another browser: no cookie.
+      const back = await fetch(`${server.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+      const target = new URL(back.headers.get('location') ?? '', server.url);
+      expect(target.searchParams.get('bluesky_error')).toBe('failed');
+      expect(target.searchParams.has('bluesky_link')).toBe(false);
+    } finally {
+      client.appStateOf = appStateOf;
+    }
+    expect(standIn.requests.slice(mark)).not.toContain('token authorization_code');
+    expect((await row(me.user.id))?.atp_did).toBeNull();
+  });
+
   it('links the identity the person actually approved as, not the handle typed', async () => {
     const me = await server.login();
     const typed = handleOf('typed');

@@ -57,6 +57,22 @@ export async function mayDecideOn(em: EntityManager, actorId: number, targetId: 
 }
 
 /**
+ * The `reportTarget` rule: has `userId` come across `otherId` at all? In their candidates (the feed,
+ * any intent, either way round), a match row of the two in any state, or a block of theirs. Nobody
+ * reports (or makes moderators read about) ids they never saw.
+ */
+export async function hasComeAcross(em: EntityManager, userId: number, otherId: number) {
+  const [row] = await sql<{ known: boolean }>(
+    em,
+    `select exists (select 1 from feed_candidates where (user_id = ? and candidate_id = ?) or (user_id = ? and candidate_id = ?))
+         or exists (select 1 from matches where user1_id = least(?::int, ?::int) and user2_id = greatest(?::int, ?::int))
+         or exists (select 1 from blocks where blocker_id = ? and blocked_id = ?) as known`,
+    [userId, otherId, otherId, userId, userId, otherId, userId, otherId, userId, otherId],
+  );
+  return row?.known === true;
+}
+
+/**
  * A like or pass by `actorId` (core/matches/decide.ts), with refusals as HTTP errors: 404 for a
  * target that is gone, inactive in the intent or blocked either way (one answer, so nobody learns
  * which), 409 once unmatched. Whom the actor may target at all is the endpoint's access rule
@@ -234,22 +250,42 @@ export async function block(em: EntityManager, blockerId: number, blockedId: num
   });
 }
 
+/** The reported person's messages kept with a report: their latest in the reported match. */
+export const REPORTED_MESSAGES_KEPT = 100;
+
 /**
  * Records a report, once per reporter and person: reporting the same person again changes nothing
- * (and still succeeds), so nobody inflates the count against someone by repeating it.
+ * (and still succeeds), so nobody inflates the count against someone by repeating it. With the
+ * report goes what moderation needs once either account is gone (docs/privacy.md, "Reports"): the
+ * reported person's display name and, for a reported match, the text of their messages in it, as
+ * they are now. One transaction: a report is never stored without its evidence.
  */
 export async function report(em: EntityManager, reporterId: number, body: ReportBody): Promise<void> {
-  const [target] = await sql(em, 'select id from users where id = ?', [body.reportedId]);
-  if (!target) throw notFound('User not found.');
-  if (body.matchId !== undefined) {
-    const [match] = await sql<MatchRecord>(em, 'select * from matches where id = ?', [body.matchId]);
-    const parties = match ? [match.user1_id, match.user2_id] : [];
-    if (!parties.includes(reporterId) || !parties.includes(body.reportedId)) throw notFound('Match not found.');
-  }
-  await sql(
-    em,
-    `insert into reports (reporter_id, reported_id, match_id, reason, details, created_at)
-     values (?, ?, ?, ?, ?, now()) on conflict (reporter_id, reported_id) do nothing`,
-    [reporterId, body.reportedId, body.matchId ?? null, body.reason, body.details || null],
-  );
+  await em.transactional(async (tx) => {
+    const [target] = await sql<{ display_name: string }>(tx, 'select display_name from users where id = ?', [
+      body.reportedId,
+    ]);
+    if (!target) throw notFound('User not found.');
+    if (body.matchId !== undefined) {
+      const [match] = await sql<MatchRecord>(tx, 'select * from matches where id = ?', [body.matchId]);
+      const parties = match ? [match.user1_id, match.user2_id] : [];
+      if (!parties.includes(reporterId) || !parties.includes(body.reportedId)) throw notFound('Match not found.');
+    }
+    const [stored] = await sql<{ id: number }>(
+      tx,
+      `insert into reports (reporter_id, reported_id, reported_display_name, match_id, reason, details, created_at)
+       values (?, ?, ?, ?, ?, ?, now()) on conflict (reporter_id, reported_id) do nothing returning id`,
+      [reporterId, body.reportedId, target.display_name, body.matchId ?? null, body.reason, body.details || null],
+    );
+    if (!stored || body.matchId === undefined) return;
+    await sql(
+      tx,
+      `insert into report_messages (report_id, seq, content, sent_at)
+       select ?, seq, content, created_at from (
+         select seq, content, created_at from messages where match_id = ? and sender_id = ?
+          order by seq desc limit ?) latest
+       order by seq`,
+      [stored.id, body.matchId, body.reportedId, REPORTED_MESSAGES_KEPT],
+    );
+  });
 }

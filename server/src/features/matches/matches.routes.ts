@@ -93,9 +93,8 @@ export function matchesRoutes(deps: AppDeps): Router {
     return { ok: true as const };
   });
 
-  // Anyone signed in may report anyone else; a given matchId must be a match of exactly these two.
+  // Someone the caller has come across (the access rule); a given matchId must be a match of exactly these two.
   mount(router, api.reportUser, async ({ body, auth, req }) => {
-    if (body.reportedId === auth.userId) throw badRequest('You cannot report yourself.');
     await report(req.em, auth.userId, body);
     return { ok: true as const };
   });

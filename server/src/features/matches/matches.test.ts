@@ -466,12 +466,86 @@ describe('matches', () => {
       body: { reportedId: b.id, matchId: id, reason: 'spam' },
     });
     expect(notParty.status).toBe(404);
+    // Nobody reports someone they never came across (not in their feed, no match, no block).
+    const unseen = await server.call('POST', '/api/reports', {
+      token: stranger.token,
+      body: { reportedId: b.id, reason: 'spam' },
+    });
+    expect(unseen.status).toBe(404);
+    expect(unseen.text).toBe(
+      (
+        await server.call('POST', '/api/reports', {
+          token: stranger.token,
+          body: { reportedId: 2_000_000_000, reason: 'spam' },
+        })
+      ).text,
+    );
+    // Once blocked, still reportable.
+    await server.call('POST', '/api/blocks', { token: stranger.token, body: { userId: b.id } });
+    const afterBlock = await server.call('POST', '/api/reports', {
+      token: stranger.token,
+      body: { reportedId: b.id, reason: 'spam' },
+    });
+    expect(afterBlock.status).toBe(201);
+  });
+
+  it('a report outlives both accounts: the reported id, name and messages stay; deleting and signing up again wipes nothing', async () => {
+    const [a, b, matchId] = await mutual();
+    await server.call('PUT', `/api/users/${b.id}`, { token: b.token, body: { displayName: 'Harasser Name' } });
+    const send = (from: Person, content: string) =>
+      server.call('POST', '/api/messages', {
+        token: from.token,
+        body: { matchId, senderId: from.id, content, clientId: crypto.randomUUID() },
+      });
+    expect((await send(b, 'first threat')).status).toBe(201);
+    expect((await send(a, 'please stop')).status).toBe(201);
+    expect((await send(b, 'second threat')).status).toBe(201);
+    const reported = await server.call('POST', '/api/reports', {
+      token: a.token,
+      body: { reportedId: b.id, matchId, reason: 'harassment', details: 'threats' },
+    });
+    expect(reported.status).toBe(201);
+    // Messages sent after the report are not part of it.
+    expect((await send(b, 'after the report')).status).toBe(201);
+
+    const evidence = async () =>
+      exec(
+        `select r.reporter_id, r.reported_id, r.reported_display_name, r.reason, r.details,
+                array(select content from report_messages rm where rm.report_id = r.id order by rm.seq) as messages
+           from reports r where r.reported_id = ?`,
+        [b.id],
+      );
+    const expected = {
+      reported_id: b.id,
+      reported_display_name: 'Harasser Name',
+      reason: 'harassment',
+      details: 'threats',
+      messages: ['first threat', 'second threat'],
+    };
+    expect(await evidence()).toEqual([{ reporter_id: a.id, ...expected }]);
+
+    // The harasser deletes their account (their messages go with it) and signs up again by the same name.
+    const [{ username } = { username: '' }] = (await exec('select username from users where id = ?', [b.id])) as {
+      username: string;
+    }[];
+    const gone = await server.call('DELETE', `/api/users/${b.id}`, { token: b.token, body: { confirm: 'DELETE' } });
+    expect(gone.status).toBe(200);
+    expect(await exec('select 1 from messages where match_id = ?', [matchId])).toEqual([]);
+    const again = await server.login(username);
+    expect(again.user.id).not.toBe(b.id);
+    expect(await evidence()).toEqual([{ reporter_id: a.id, ...expected }]);
+    // The reporter deletes theirs too: the report stays, without them.
+    expect(
+      (await server.call('DELETE', `/api/users/${a.id}`, { token: a.token, body: { confirm: 'DELETE' } })).status,
+    ).toBe(200);
+    expect(await evidence()).toEqual([{ reporter_id: null, ...expected }]);
   });
 
   it('keeps one report per reporter and person, however often and however simultaneously they report', async () => {
     // 30 reporters x 4 simultaneous reports about the same 2 people: far above the database pool.
     const targets = [await person(), await person()];
     const reporters = await Promise.all(Array.from({ length: 30 }, () => person()));
+    await shareAShow(reporters.flatMap((r) => targets.map((t) => [r, t] as [Person, Person])));
     const results = await Promise.all(
       reporters.flatMap((r) =>
         targets.flatMap((t) =>

@@ -4,7 +4,7 @@ import { MatchSchema } from './match.entity';
 import { MessageSchema } from './message.entity';
 import { PodcastSchema } from './podcast.entity';
 import { PodcastEpisodeSchema } from './podcast-episode.entity';
-import { ReportSchema } from './report.entity';
+import { ReportMessageSchema, ReportSchema } from './report.entity';
 import { SessionSchema } from './session.entity';
 import { UserSchema } from './user.entity';
 import { UserPodcastSchema } from './user-podcast.entity';
@@ -37,5 +37,6 @@ export const entities = [
   FeedCandidateSchema,
   FeedCandidateRunSchema,
   ReportSchema,
+  ReportMessageSchema,
   VideoIntroSchema,
 ];

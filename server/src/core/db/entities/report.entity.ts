@@ -3,19 +3,41 @@ import { REPORT_REASONS } from '@shared/index';
 import { MatchSchema } from './match.entity';
 import { UserSchema } from './user.entity';
 
-/** A user's report about another user, kept for moderation (docs/matches.md); one per pair and direction. */
+/**
+ * A user's report about another user, kept for moderation (docs/matches.md); one per pair and
+ * direction. It outlives either side's account (docs/privacy.md, "Reports"): the reported person's
+ * id is a plain column with their display name at the time, and a deleted reporter becomes null.
+ */
 export const ReportSchema = defineEntity({
   name: 'Report',
   tableName: 'reports',
   properties: {
     id: p.integer().primary().autoincrement(),
-    reporterId: p.manyToOne(UserSchema).mapToPk().fieldName('reporter_id').deleteRule('cascade').index(),
-    reportedId: p.manyToOne(UserSchema).mapToPk().fieldName('reported_id').deleteRule('cascade').index(),
+    reporterId: p.manyToOne(UserSchema).mapToPk().fieldName('reporter_id').deleteRule('set null').nullable().index(),
+    reportedId: p.integer().fieldName('reported_id').index(),
+    reportedDisplayName: p.string().fieldName('reported_display_name'),
     matchId: p.manyToOne(MatchSchema).mapToPk().fieldName('match_id').deleteRule('set null').nullable(),
     reason: p.enum([...REPORT_REASONS]),
     details: p.string().length(1000).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index(),
   },
   uniques: [{ properties: ['reporterId', 'reportedId'] }],
 });
 export type Report = InferEntity<typeof ReportSchema>;
+
+/** The reported person's messages in the reported match, as they were when the report was made. */
+export const ReportMessageSchema = defineEntity({
+  name: 'ReportMessage',
+  tableName: 'report_messages',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    reportId: p.manyToOne(ReportSchema).mapToPk().fieldName('report_id').deleteRule('cascade').index(),
+    seq: p.integer(),
+    content: p.text(),
+    sentAt: p.datetime().fieldName('sent_at'),
+  },
+});
+export type ReportMessage = InferEntity<typeof ReportMessageSchema>;
