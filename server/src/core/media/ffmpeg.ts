@@ -210,16 +210,8 @@ export async function transcodeToVertical(
   );
   await runFfmpeg(
     [
-      '-ss',
-      String(Math.min(1, duration / 2)),
-      '-i',
-      videoPath,
-      '-frames:v',
-      '1',
-      '-q:v',
-      '3',
-      ...NO_METADATA,
-      posterPath,
+      ...['-ss', String(Math.min(1, duration / 2)), '-i', videoPath],
+      ...['-frames:v', '1', '-q:v', '3', ...NO_METADATA, posterPath],
     ],
     { signal: options.signal, timeoutMs: 60_000 },
   );
