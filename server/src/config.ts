@@ -1,4 +1,5 @@
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from './core/artwork/image-proxy-config';
@@ -33,6 +34,8 @@ const EnvSchema = ImageProxyEnvSchema.extend({
   MEDIA_DRIVER: MediaEnvSchema.shape.MEDIA_DRIVER,
   MEDIA_DIR: z.string().default('.data/media'),
   CLIENT_DIST_DIR: z.string().default('client/dist'),
+  // Where video uploads are written while they arrive (docs/video.md): made private (0700) at start.
+  UPLOAD_TEMP_DIR: z.string().default(path.join(os.tmpdir(), 'podmatch-video-uploads')),
   /**
    * Which proxies' X-Forwarded-For to believe: none (default), a hop count (the load balancers in
    * front, e.g. 1), or their addresses/subnets, comma-separated. Never "true" (anyone could then
@@ -120,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     // The same settings in server and worker: both build the same store (core/media/media-config.ts).
     media: loadMediaSettings(env),
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
+    uploadTempDir: path.resolve(e.UPLOAD_TEMP_DIR),
     trustProxy: e.TRUST_PROXY,
     healthToken: e.HEALTH_TOKEN,
     feedFetchAllowedIps: e.FEED_FETCH_ALLOWED_IPS.split(',')

@@ -15,6 +15,7 @@ import { type Clock, SessionService } from './features/auth/session.service';
 import { ChatService } from './features/chat/chat.service';
 import { BadgePusher } from './features/matches/badges.service';
 import { RateLimits } from './http/rate-limits';
+import { preparePrivateDir, startTempSweeper } from './http/upload-temp';
 import { createRealtime, type IoServer } from './realtime/io';
 
 export interface RunningServer {
@@ -32,9 +33,14 @@ const DRAIN_MS = 5000;
 export async function startServer(
   config: AppConfig,
   logger: Logger = createLogger('server', config.logLevel),
-  /** Tests move time by hand (token expiry and rotation) instead of sleeping. */
-  options: { clock?: Clock } = {},
+  /**
+   * Tests move time by hand (token expiry and rotation, the age of upload temp files) instead of
+   * sleeping, and may sweep the upload temp dir more often than every 10 minutes.
+   */
+  options: { clock?: Clock; uploadSweepEveryMs?: number } = {},
 ): Promise<RunningServer> {
+  // Fails the start with a clear message when the directory is someone else's (a shared /tmp).
+  await preparePrivateDir(config.uploadTempDir);
   const orm = await initOrm(config.databaseUrl);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   // Redis away (a restart, a failover): commands fail and ioredis reconnects; log it, never crash.
@@ -59,6 +65,12 @@ export async function startServer(
     bluesky: await createBlueskyClient({ config: config.atproto, orm, redis, tokenKey: config.spotify.tokenKey }),
   };
   const app = createApp(deps);
+  // Uploads delete their own temp files; this catches what a killed server left.
+  const uploadSweeper = startTempSweeper(config.uploadTempDir, {
+    logger,
+    now: options.clock,
+    everyMs: options.uploadSweepEveryMs,
+  });
   const server = http.createServer(app);
   // Requests being answered now, so a shutdown lets them finish (a send acknowledged is a send stored).
   let inFlight = 0;
@@ -83,6 +95,7 @@ export async function startServer(
       // DRAIN_MS), then close the sockets (their clients reconnect to another instance).
       server.close();
       server.closeIdleConnections();
+      uploadSweeper.stop();
       const drainUntil = Date.now() + DRAIN_MS;
       while (inFlight > 0 && Date.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 20));
       await realtime.close();

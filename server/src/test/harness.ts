@@ -40,7 +40,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
 
 export async function startTestServer(
   overrides: Record<string, string | undefined> = {},
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; uploadSweepEveryMs?: number } = {},
 ): Promise<TestServer> {
   const config = loadConfig(testEnv(overrides));
   return new TestServer(await startServer(config, createLogger('server', config.logLevel), options));

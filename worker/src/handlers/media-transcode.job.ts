@@ -10,7 +10,8 @@ const DURATION_GRACE_SECONDS = 0.5;
 
 /**
  * Transcodes an uploaded video (docs/video.md) to a web-optimised vertical H.264 MP4 with its
- * audio, plus a poster; checks it again (the file comes from a person, whatever the server saw).
+ * audio, plus a poster, keeping none of its metadata (a phone records where it was filmed); checks it
+ * again (the file comes from a person, whatever the server saw).
  */
 export const mediaTranscode: JobHandler<'mediaTranscode'> = async ({ projectId, userId }, ctx) =>
   runVideoProject(projectId, userId, ctx, async (row, workDir, stages) => {

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { placeholderColors, placeholderInitial } from '@server/core/artwork/placeholder';
-import { runFfmpeg, runProcess, VERTICAL } from '@server/core/media/ffmpeg';
+import { NO_METADATA, runFfmpeg, runProcess, VERTICAL } from '@server/core/media/ffmpeg';
 import { INTENT_INFO, LIMITS } from '@shared/index';
 import sharp from 'sharp';
 import type { IntroInput, RenderedIntro, RenderOptions, VideoProvider } from './video-provider';
@@ -174,7 +174,10 @@ export class LocalVideoProvider implements VideoProvider {
           `[0:v][1:v]xfade=transition=fade:duration=${FADE_SECONDS}:offset=${(first - FADE_SECONDS).toFixed(2)},format=yuv420p[v];[2:a]apad[a]`,
           ...['-map', '[v]', '-map', '[a]', '-t', total.toFixed(2)],
           ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'stillimage', '-crf', '24', '-r', String(FPS)],
-          ...['-c:a', 'aac', '-b:a', '96k', '-movflags', '+faststart', videoPath],
+          ...['-c:a', 'aac', '-b:a', '96k'],
+          // No encoder versions or creation time in a file anyone with its URL reads.
+          ...NO_METADATA,
+          ...['-movflags', '+faststart', videoPath],
         ],
         {
           signal,
@@ -186,6 +189,7 @@ export class LocalVideoProvider implements VideoProvider {
           },
         },
       ),
+      // sharp writes no metadata unless asked (no withMetadata()).
       sharp(intro).jpeg({ quality: 82 }).toFile(posterPath),
     ]);
     await options.onProgress(1);

@@ -1,10 +1,18 @@
 // The ffmpeg helpers against real ffmpeg/ffprobe: probing, container sniffing, the vertical
-// transcode, and that an abort or a time limit kills the child.
+// transcode (which keeps none of the original's metadata), and that an abort or a time limit kills
+// the child.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  clipWithMetadata,
+  jpegMetadataSegments,
+  metadataLeaks,
+  PLANTED,
+  readMetadata,
+} from '../../test/video-metadata';
 import { probeVideo, runFfmpeg, sniffVideoContainer, transcodeToVertical, VideoProbeError } from './ffmpeg';
 
 let tmp: string;
@@ -65,6 +73,28 @@ describe('ffmpeg helpers', () => {
     expect((await fs.readFile(out.posterPath)).subarray(0, 2).toString('hex')).toBe('ffd8');
     const quiet = await transcodeToVertical(silent, path.join(tmp, 'out2'));
     expect(await probeVideo(quiet.videoPath)).toMatchObject({ width: 720, height: 1280, hasAudio: false });
+  });
+
+  it('keeps no metadata of the original: no place, title, comment, device, creation time or chapters', async () => {
+    for (const name of ['phone.mov', 'phone.mkv']) {
+      const input = await clipWithMetadata(path.join(tmp, name));
+      // The input really carries them, so a transcode that copied them would be caught.
+      const before = readMetadata(input);
+      const tags = Object.fromEntries(Object.entries(before.formatTags).map(([k, v]) => [k.toLowerCase(), v]));
+      expect(tags, name).toMatchObject({ location: PLANTED.location, title: PLANTED.title, comment: PLANTED.comment });
+      if (name.endsWith('.mov')) {
+        expect(tags['com.apple.quicktime.location.iso6709']).toBe(PLANTED.iso6709);
+        expect(tags['com.apple.quicktime.model']).toBe(PLANTED.model);
+      }
+      expect(before.chapters.map((c) => c.title)).toContain(PLANTED.chapter);
+      expect(JSON.stringify(before.streams)).toContain(PLANTED.handler);
+      expect(await metadataLeaks(input)).not.toEqual([]);
+
+      const out = await transcodeToVertical(input, path.join(tmp, `out-${name}`));
+      expect(await metadataLeaks(out.videoPath), name).toEqual([]);
+      expect(readMetadata(out.videoPath).streams.map((s) => s.type)).toEqual(['video', 'audio']);
+      expect(await jpegMetadataSegments(out.posterPath), name).toEqual([]);
+    }
   });
 
   it('kills ffmpeg on abort and on its time limit', async () => {

@@ -164,9 +164,23 @@ export function sniffVideoContainer(head: Buffer): 'mp4' | 'webm' | 'mkv' | 'avi
 export const VERTICAL = { width: 720, height: 1280 } as const;
 
 /**
+ * Output options that write no metadata but what ffmpeg needs to play the file: a phone's video
+ * carries its recording place (`location`, `com.apple.quicktime.location.ISO6709`), title, comment,
+ * device make and model and creation time, globally, per stream and in chapters, and ffmpeg copies
+ * all of them by default. Bitexact stops the muxer and encoders adding creation times and their
+ * version strings. What remains (checked with ffprobe in ffmpeg.test.ts): the brand atoms, the
+ * generic handler names (VideoHandler, SoundHandler) and 'Lavc libx264'.
+ */
+export const NO_METADATA = [
+  ...['-map_metadata', '-1', '-map_metadata:s', '-1', '-map_chapters', '-1'],
+  ...['-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact'],
+] as const;
+
+/**
  * A person's video as we serve it: H.264 (yuv420p) fitted inside 720x1280 and padded, at most 30 fps,
  * AAC audio when the original has sound, moov atom first (plays before it has fully loaded), cut at
- * `maxSeconds`; plus a JPEG poster near the first second.
+ * `maxSeconds`; plus a JPEG poster near the first second. Neither keeps any of the original's metadata
+ * (NO_METADATA): the file is served to anyone with its URL.
  */
 export async function transcodeToVertical(
   input: string,
@@ -189,12 +203,16 @@ export async function transcodeToVertical(
       ...['-fpsmax', '30'],
       ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-profile:v', 'high'],
       ...(source.hasAudio ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : ['-an']),
+      ...NO_METADATA,
       ...['-movflags', '+faststart', videoPath],
     ],
     { signal: options.signal, timeoutMs: 5 * 60_000, durationSeconds: duration, onProgress: options.onProgress },
   );
   await runFfmpeg(
-    ['-ss', String(Math.min(1, duration / 2)), '-i', videoPath, '-frames:v', '1', '-q:v', '3', posterPath],
+    [
+      ...['-ss', String(Math.min(1, duration / 2)), '-i', videoPath],
+      ...['-frames:v', '1', '-q:v', '3', ...NO_METADATA, posterPath],
+    ],
     { signal: options.signal, timeoutMs: 60_000 },
   );
   const result = await probeVideo(videoPath);

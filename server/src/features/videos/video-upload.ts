@@ -1,48 +1,25 @@
-// Uploaded video intros (docs/video.md): streamed to a temporary file (never held in memory), at
-// most 50 MB, then checked by content (magic bytes, then ffprobe with a time limit, 30 s at most)
-// before anything is stored.
+// Uploaded video intros (docs/video.md): streamed to a private temporary file (never held in
+// memory), at most 50 MB, then checked by content (magic bytes, then ffprobe with a time limit, 30 s
+// at most) before anything is stored.
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { LIMITS, VIDEO_TEXTS } from '@shared/index';
 import type { RequestHandler } from 'express';
-import multer from 'multer';
 import { probeVideo, sniffVideoContainer, VideoProbeError } from '../../core/media/ffmpeg';
 import { createSlots } from '../../core/slots';
 import { badRequest, HttpError } from '../../http/errors';
+import { singleFileToDisk } from '../../http/multipart';
 
-/** Where uploads are written while they arrive (a private temp dir of this server process). */
-export const UPLOAD_TEMP_DIR = path.join(os.tmpdir(), 'podmatch-video-uploads');
 /** ffprobe runs per upload: at most this many at once per server, the rest wait their turn. */
 const withProbeSlot = createSlots(4);
 /** Containers round durations: a 30.0 s clip may say 30.04 s. */
 export const DURATION_GRACE_SECONDS = 0.5;
 
-/** Reads the `video` field of a multipart request to a temp file (`req.file.path`); 413 over 50 MB. */
-export function videoFileUpload(): RequestHandler {
-  const upload = multer({
-    storage: multer.diskStorage({
-      destination: (_req, _file, done) => {
-        fs.mkdir(UPLOAD_TEMP_DIR, { recursive: true }).then(
-          () => done(null, UPLOAD_TEMP_DIR),
-          (error: Error) => done(error, UPLOAD_TEMP_DIR),
-        );
-      },
-    }),
-    limits: { fileSize: LIMITS.videoMaxBytes, files: 1, fields: 5, parts: 10 },
-  }).single('video');
-  return (req, res, next) =>
-    upload(req, res, (error: unknown) => {
-      if (!error) return next();
-      // multer deletes a partly written file itself when it stops an upload.
-      if (error instanceof multer.MulterError) {
-        if (error.code === 'LIMIT_FILE_SIZE')
-          return next(new HttpError(413, 'payload_too_large', VIDEO_TEXTS.tooLarge));
-        return next(new HttpError(400, 'bad_upload', `Upload refused: ${error.message}.`));
-      }
-      next(badRequest('Send the video as multipart/form-data.'));
-    });
-}
+/**
+ * Reads the `video` field of a multipart request to a private temp file under `dir` (`req.file.path`),
+ * deleted once the response has closed, whatever answered it (http/multipart.ts); 413 over 50 MB.
+ */
+export const videoFileUpload = (dir: string): RequestHandler =>
+  singleFileToDisk('video', dir, LIMITS.videoMaxBytes, VIDEO_TEXTS.tooLarge);
 
 /** The container's file extension once the file is known to be a real video of at most 30 s. */
 export async function checkUploadedVideo(file: string): Promise<{ extension: string; durationSeconds: number }> {
@@ -68,14 +45,4 @@ export async function checkUploadedVideo(file: string): Promise<{ extension: str
   if (!(probe.durationSeconds > 0)) throw badRequest(VIDEO_TEXTS.unreadable);
   if (probe.durationSeconds > LIMITS.videoMaxSeconds + DURATION_GRACE_SECONDS) throw badRequest(VIDEO_TEXTS.tooLong);
   return { extension: container, durationSeconds: probe.durationSeconds };
-}
-
-/** Deletes upload temp files older than an hour (a server killed mid-upload leaves them). */
-export async function sweepStaleUploads(now = Date.now()): Promise<void> {
-  const names = await fs.readdir(UPLOAD_TEMP_DIR).catch(() => [] as string[]);
-  for (const name of names) {
-    const file = path.join(UPLOAD_TEMP_DIR, name);
-    const stat = await fs.stat(file).catch(() => null);
-    if (stat && now - stat.mtimeMs > 3_600_000) await fs.rm(file, { force: true });
-  }
 }

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { api, QUEUES, VIDEO_TEXTS, type VideoServiceStatus, WORKER_HEARTBEAT } from '@shared/index';
 import { Router } from 'express';
@@ -10,14 +9,13 @@ import { createProject, toVideoProject, videoIntrosOf } from '../../core/videos/
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
 import { clientAddress } from '../../http/rate-limits';
 import { mount } from '../../http/route';
-import { checkUploadedVideo, sweepStaleUploads, videoFileUpload } from './video-upload';
+import { checkUploadedVideo, videoFileUpload } from './video-upload';
 
 const unavailable = (message: string) => new HttpError(503, 'video_service_unavailable', message);
 
 /** Video intros (docs/video.md): generate, upload, status; access rules in shared/src/api/videos.ts. */
 export function videosRoutes(deps: AppDeps): Router {
   const router = Router();
-  void sweepStaleUploads().catch(() => undefined);
 
   /** Redis answers and at least one live worker serves the video queue. */
   async function serviceStatus(): Promise<VideoServiceStatus> {
@@ -75,38 +73,35 @@ export function videosRoutes(deps: AppDeps): Router {
     router,
     api.uploadVideo,
     async ({ params, query, req }) => {
+      // The temporary file is deleted once the answer is sent, whatever it is (http/multipart.ts).
       const file = req.file?.path;
       if (!file) throw badRequest(VIDEO_TEXTS.missing);
-      try {
-        // Before ffprobe reads the file: refused uploads count too (probing costs CPU).
-        await deps.limits.take('videoStarts', { user: params.userId, ip: clientAddress(req) });
-        const { extension } = await checkUploadedVideo(file);
-        const sourceKey = `${newMediaBase('incoming')}.${extension}`;
-        await deps.media.putFile(sourceKey, file, 'application/octet-stream');
-        const { row, created } = await startProject(
-          req.em,
-          { userId: params.userId, intent: query.intent, source: 'upload', matchPercentage: 0, sourceKey },
-          (tx, projectId) =>
-            stageJob(
-              tx,
-              'mediaTranscode',
-              { projectId, userId: params.userId, intent: query.intent },
-              { jobId: projectId },
-            ),
-        ).catch(async (error: unknown) => {
-          await deps.media.delete(sourceKey);
-          throw error;
-        });
-        if (!created) {
-          await deps.media.delete(sourceKey);
-          throw conflict('A video for this intent is still being made. Wait for it to finish, then upload again.');
-        }
-        return { projectId: row.id };
-      } finally {
-        await fs.rm(file, { force: true });
+      // Before ffprobe reads the file: refused uploads count too (probing costs CPU).
+      await deps.limits.take('videoStarts', { user: params.userId, ip: clientAddress(req) });
+      const { extension } = await checkUploadedVideo(file);
+      const sourceKey = `${newMediaBase('incoming')}.${extension}`;
+      await deps.media.putFile(sourceKey, file, 'application/octet-stream');
+      const { row, created } = await startProject(
+        req.em,
+        { userId: params.userId, intent: query.intent, source: 'upload', matchPercentage: 0, sourceKey },
+        (tx, projectId) =>
+          stageJob(
+            tx,
+            'mediaTranscode',
+            { projectId, userId: params.userId, intent: query.intent },
+            { jobId: projectId },
+          ),
+      ).catch(async (error: unknown) => {
+        await deps.media.delete(sourceKey);
+        throw error;
+      });
+      if (!created) {
+        await deps.media.delete(sourceKey);
+        throw conflict('A video for this intent is still being made. Wait for it to finish, then upload again.');
       }
+      return { projectId: row.id };
     },
-    [videoFileUpload()],
+    [videoFileUpload(deps.config.uploadTempDir)],
   );
 
   mount(router, api.videoIntros, async ({ params, req }) => videoIntrosOf(req.em, deps.media, params.userId));

@@ -12,8 +12,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { sql } from '../../core/db/sql';
 import { filesUnder } from '../../test/files';
-import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
-import { UPLOAD_TEMP_DIR } from './video-upload';
+import { startTestServer, type TestServer, uniqueName, until } from '../../test/harness';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -31,6 +30,7 @@ function clip(file: string, seconds: number, size = '320x240'): string {
 describe('video intros', () => {
   let server: TestServer;
   let mediaDir: string;
+  let uploadDir: string;
   let tmp: string;
   let redis: Redis;
   let queue: Queue;
@@ -40,7 +40,8 @@ describe('video intros', () => {
   beforeAll(async () => {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'podmatch-videos-test-'));
     mediaDir = path.join(tmp, 'media');
-    server = await startTestServer({ MEDIA_DIR: mediaDir });
+    uploadDir = path.join(tmp, 'uploads');
+    server = await startTestServer({ MEDIA_DIR: mediaDir, UPLOAD_TEMP_DIR: uploadDir });
     redis = new Redis(inject('redisUrl'));
     queue = new Queue(QUEUES.video, { connection: redis });
     valid = await fs.readFile(clip(path.join(tmp, 'valid.mp4'), 2));
@@ -285,8 +286,8 @@ describe('video intros', () => {
       expect(noField.status).toBe(400);
       expect(await projectsOf(person.user.id)).toEqual([]);
       expect(await filesUnder(path.join(mediaDir, 'incoming'))).toEqual(before);
-      // Nothing left in the upload temp directory by any refusal.
-      expect(await filesUnder(UPLOAD_TEMP_DIR)).toEqual([]);
+      // Nothing left in the upload temp directory by any refusal (removed once each answer went out).
+      await until(async () => (await filesUnder(uploadDir)).length === 0, 'no temp file left');
     });
 
     it('takes many uploads at once: one project each, every original stored once, no temp files left', async () => {
@@ -303,7 +304,7 @@ describe('video intros', () => {
       for (const p of people) expect(await projectsOf(p.user.id)).toHaveLength(1);
       const added = (await filesUnder(path.join(mediaDir, 'incoming'))).filter((f) => !before.includes(f));
       expect(added).toHaveLength(24);
-      expect(await filesUnder(UPLOAD_TEMP_DIR)).toEqual([]);
+      await until(async () => (await filesUnder(uploadDir)).length === 0, 'no temp file left');
       await Promise.all(results.filter((r) => r.status === 202).map((r) => queue.remove(r.json.projectId)));
     });
 
