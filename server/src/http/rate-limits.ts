@@ -6,7 +6,8 @@
 // Most endpoints take their limit in rateLimitRoutes, mounted ahead of the feature routes after
 // authentication: before validation, access rules and upload parsing, so a flood costs one Redis
 // call per request. Chat sends and video starts take theirs inside the shared code paths (REST and
-// socket; video after its checks).
+// socket; video after its checks). Every socket event counts against `socketEvents`
+// (realtime/socket-limits.ts).
 //
 // An address counts by `addressKey`: IPv4 itself, IPv6 by its /64 (one subscriber's allocation).
 import net from 'node:net';
@@ -101,6 +102,15 @@ export const RATE_LIMIT_POLICIES = {
     perUser: { points: 10, seconds: minutes(60) },
     perIp: { points: 300, seconds: minutes(60) },
     message: RATE_LIMIT_TEXTS.spotifySyncs,
+  },
+  /**
+   * Every event a person's sockets send (all tabs, every instance): sends, read receipts, typing,
+   * presence questions, pings (docs/chat.md). Sends also count against `messages`.
+   */
+  socketEvents: {
+    perUser: { points: 200, seconds: 10 },
+    perIp: { points: 20_000, seconds: 60 },
+    message: RATE_LIMIT_TEXTS.socketEvents,
   },
 } satisfies Record<string, Policy>;
 
