@@ -109,6 +109,12 @@ export const TOAST = {
 } as const;
 
 /** Chat texts (SPEC sections 2 and 8). */
+/** What a tab shows when the server closed its live connection (`connection:closed`). */
+export const CONNECTION_TEXTS = {
+  tooManyTitle: 'Open in too many places',
+  tooManyBody: 'PodMatch is open in many tabs or devices, so this tab stopped updating live. Reload it to use it here.',
+} as const;
+
 export const CHAT_TEXTS = {
   placeholder: 'Type a message...',
   emptyTitle: 'Start a conversation',

@@ -102,6 +102,7 @@ const valid: { [E in ServerEventName]: Parameters<ServerToClientEvents[E]>[0][] 
   'match:new': [match],
   'match:removed': [{ matchId: 3, intent: 'platonic' }],
   'session:ended': ['logout', 'expired'],
+  'connection:closed': ['too_many_connections'],
   'message:new': [message, { ...message, clientId: null }],
   'message:read': [
     { matchId: 3, userId: 9, seq: 2 },
@@ -144,6 +145,7 @@ const invalid: { [E in ServerEventName]: unknown[] } = {
   'match:new': [{ ...match, intent: 'casual' }, { ...match, matchedUser: undefined }, null],
   'match:removed': [{ matchId: '3', intent: 'platonic' }, { matchId: 3 }, { matchId: 0, intent: 'romantic' }],
   'session:ended': ['kicked', undefined],
+  'connection:closed': ['logout', undefined, { reason: 'too_many_connections' }],
   'message:new': [
     { ...message, seq: 0 },
     { ...message, seq: undefined },

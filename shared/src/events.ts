@@ -52,6 +52,16 @@ export const SessionEndedReasonSchema = z.enum(['logout', 'expired']);
 export type SessionEndedReason = z.infer<typeof SessionEndedReasonSchema>;
 
 /**
+ * Why the server closed this one socket while the login goes on: `too_many_connections`, the
+ * person opened more than SOCKETS_PER_PERSON sockets (tabs, devices) and this was the oldest.
+ */
+export const ConnectionClosedReasonSchema = z.enum(['too_many_connections']);
+export type ConnectionClosedReason = z.infer<typeof ConnectionClosedReasonSchema>;
+
+/** Sockets one person may hold at once, over every server instance; a new one closes the oldest. */
+export const SOCKETS_PER_PERSON = 10;
+
+/**
  * Every server-to-client event with the schema of its one argument. The client validates what it
  * receives with these; ServerToClientEvents below is derived from them, so the two cannot drift.
  */
@@ -70,6 +80,8 @@ export const serverEvents = {
   'match:removed': MatchRemovedEventSchema,
   /** Sent just before the server disconnects a socket whose session ended. */
   'session:ended': SessionEndedReasonSchema,
+  /** Sent just before the server disconnects this socket alone; the session stays (do not reconnect by itself). */
+  'connection:closed': ConnectionClosedReasonSchema,
   /** A message of one of this person's matches was stored (to both people, every tab; the sender too). */
   'message:new': MessageSchema,
   /** Someone of the match read up to `seq` (read receipts; the reader's other tabs clear their unread mark). */

@@ -20,6 +20,12 @@ export interface JobDefinition<
   options: JobOptions;
   /** While a job with the same key is waiting or running, enqueueing it again is a no-op. */
   dedupeKey?: (payload: z.output<P>) => string | undefined;
+  /**
+   * With dedupeKey: an enqueue while that job is already running is not dropped but kept (one, the
+   * latest) and queued once the run ends, for work whose input may have changed after the run read
+   * it. At most one running and one waiting per key.
+   */
+  rerunIfRunning?: boolean;
   /** The user whose room receives this job's status events. */
   notifyUser?: (payload: z.output<P>) => number;
 }
@@ -85,6 +91,9 @@ export const jobs = {
     result: z.object({ users: z.number().int(), rows: z.number().int() }),
     options: { attempts: 3, backoffMs: 2000 },
     dedupeKey: (p) => (p.scope === 'user' ? `matches.recompute:${p.userId}` : `matches.recompute:${p.scope}`),
+    // Library edits come in bursts: one queued recompute per person, and an edit made while one
+    // runs (which may have read the library before it) gets one more after it.
+    rerunIfRunning: true,
   }),
   /**
    * A demo person (not the SPEC demo user) answers a like, some time after it (docs/matches.md, "Demo

@@ -10,4 +10,7 @@ export const RATE_LIMIT_TEXTS = {
   uploads: 'You have uploaded many files in a short time. Please wait before uploading again.',
   artwork: 'Too many pictures requested in a short time. Please wait a moment.',
   blueskyLinks: 'You have started many Bluesky links in a short time. Please wait a few minutes and try again.',
+  libraryEdits: 'You have changed your library many times in a short time. Please wait a moment and try again.',
+  spotifySyncs: 'You have refreshed from Spotify many times in a short time. Please wait a few minutes and try again.',
+  socketEvents: 'Too many actions in a short time. Please wait a moment.',
 } as const;

@@ -1,4 +1,4 @@
-import { LIMITS, STORAGE_KEYS, TIMING } from '@shared/constants';
+import { CONNECTION_TEXTS, LIMITS, STORAGE_KEYS, TIMING } from '@shared/constants';
 import type { BadgeCounts, JobStatusEvent } from '@shared/events';
 import type { MatchView } from '@shared/schemas/matches';
 import { act, render, screen, waitFor } from '@testing-library/react';
@@ -212,6 +212,26 @@ describe('RealtimeBridge', () => {
     expect(appStore.get(sessionAtom)).toBeNull();
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
     expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it("'connection:closed' (too many tabs) keeps the session, says why, and does not reconnect", async () => {
+    renderBridge();
+    act(() => fake.setConnected(true));
+    const connect = vi.spyOn(fake.socket, 'connect');
+    await act(async () => fake.emit('connection:closed', 'too_many_connections'));
+    // socket.io's disconnect by the server ('io server disconnect': it does not reconnect by itself).
+    act(() => {
+      fake.socket.connected = false;
+      fake.emit('disconnect', 'io server disconnect');
+    });
+    expect(appStore.get(sessionAtom)).toEqual({ token: 'tok-7', userId: ME });
+    expect(appStore.get(toastsAtom)[0]).toMatchObject({
+      title: CONNECTION_TEXTS.tooManyTitle,
+      description: CONNECTION_TEXTS.tooManyBody,
+      open: true,
+    });
+    expect(connect).not.toHaveBeenCalled();
+    connect.mockRestore();
   });
 
   it('other connection errors, and a malformed session:ended, keep the session', async () => {

@@ -1,4 +1,4 @@
-import { TIMING } from '@shared/constants';
+import { CONNECTION_TEXTS, TIMING } from '@shared/constants';
 import { isJobFinished, type ServerEventName, type ServerEventPayload } from '@shared/events';
 import type { JobName } from '@shared/jobs';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
@@ -22,6 +22,7 @@ import { badgesQuery, setBadges, setUnreadBadges } from '@/lib/badges';
 import { noteMessage, noteRead } from '@/lib/match-cache';
 import { endSession } from '@/lib/session';
 import { onServerEvent, onSocketConnect, useSocketConnected, useSocketConnection } from '@/lib/socket';
+import { toast } from '@/lib/toast';
 import { userQuery } from '@/lib/user-queries';
 import { videoIntrosQuery } from '@/lib/video-project';
 
@@ -102,6 +103,12 @@ export const cacheUpdates: { [E in ServerEventName]: (payload: ServerEventPayloa
     if (isJobFinished(event)) afterJob[event.name](ctx);
   },
   'session:ended': (_reason, { endSession }) => endSession(),
+  // This socket alone was closed, for a newer one of the same person (too many tabs or devices);
+  // the login goes on. Socket.IO does not reconnect after a disconnect by the server and nothing
+  // here asks it to (two tabs would take turns closing each other): the tab keeps working by
+  // polling, and a reload makes it live again.
+  'connection:closed': () =>
+    toast({ title: CONNECTION_TEXTS.tooManyTitle, description: CONNECTION_TEXTS.tooManyBody, duration: Infinity }),
   // The server's Redis was away: events were lost although the socket stayed up. Spread over a
   // moment, since every client of that server hears this at once.
   'realtime:resync': (_payload, ctx) => {

@@ -4,19 +4,30 @@
 // proxy hop" (TRUST_PROXY=1): the test plays the proxy by appending the client's address.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { CHAT_TEXTS, RATE_LIMIT_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Person, sendSocket } from '../test/chat-flow';
 import { shareAShow } from '../test/feed-fixture';
 import { startTestServer, TestClient, type TestServer, testEnv, uniqueName, until } from '../test/harness';
-import { freePort } from '../test/spotify-flow';
-import { LIMITED_ENDPOINTS, RATE_LIMIT_POLICIES } from './rate-limits';
+import { connectSpotify, freePort, spotifyServerEnv, TestBrowser } from '../test/spotify-flow';
+import { makeShow, SpotifyStandIn } from '../test/spotify-stand-in';
+import { addressKey, LIMITED_ENDPOINTS, RATE_LIMIT_POLICIES } from './rate-limits';
 
 /** The real allowances; the proxy's address header is believed for one hop. */
 const ENV = { RATE_LIMIT_SCALE: '1', TRUST_PROXY: '1', CHAT_SEND_LIMIT: '1000' };
 
 /** A fresh documentation-range address per call, so no other test's traffic shares its counters. */
 const address = () => `198.51.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+/** A fresh /64 of the IPv6 documentation range per call (2001:db8:x:y::/64): its address `rest`, and the next /64's. */
+function prefix64() {
+  const [x, y] = [randomInt(0, 0xffff), randomInt(0, 0xffff)];
+  return {
+    at: (rest: string) => `2001:db8:${x.toString(16)}:${y.toString(16)}:${rest}`,
+    next: (rest: string) => `2001:db8:${(x + 1).toString(16)}:${y.toString(16)}:${rest}`,
+  };
+}
 /** What the proxy sends for a client at `ip` that itself sent `claimed` in the header. */
 const via = (ip: string, claimed?: string) => ({ 'x-forwarded-for': claimed ? `${claimed}, ${ip}` : ip });
 
@@ -24,6 +35,21 @@ async function signIn(server: TestClient, ip: string, username = uniqueName()): 
   const res = await server.call('POST', '/api/auth/dev-login', { body: { username }, headers: via(ip) });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
   return { token: res.json.token, id: res.json.user.id };
+}
+
+/** A person with the two podcasts of an OPML export in their library: their entry ids. */
+async function withLibrary(server: TestClient, who: Person, ip: string): Promise<number[]> {
+  const form = new FormData();
+  const opml = fs.readFileSync(path.join(import.meta.dirname, '../features/podcasts/fixtures/overcast.opml'));
+  form.append('opml', new Blob([opml]), 'subscriptions.opml');
+  const imported = await server.call('POST', `/api/users/${who.id}/podcasts/opml`, {
+    token: who.token,
+    headers: via(ip),
+    form,
+  });
+  if (imported.status !== 202) throw new Error(`import failed: ${imported.status} ${imported.text}`);
+  const list = await server.call('GET', `/api/users/${who.id}/podcasts`, { token: who.token, headers: via(ip) });
+  return (list.json as { id: number }[]).map((entry) => entry.id);
 }
 
 async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; client: TestClient }> {
@@ -176,11 +202,13 @@ describe('rate limits across two server instances', () => {
       await like(a, b);
       const matchId = (await like(b, a)).json.id as number;
       const allowance = Math.round(RATE_LIMIT_POLICIES.messages.perIp.points * scale);
-      // b sends over a socket from the same address, a over REST on either instance.
+      // b sends over a socket from the same address (as many as b's own event allowance lets
+      // through at this scale), a over REST on either instance.
+      const socketSends = Math.round(RATE_LIMIT_POLICIES.socketEvents.perUser.points * scale);
       const bSocket = await second.socket(b.token, via(ip));
       const sends = await Promise.all(
         Array.from({ length: allowance + 4 }, async (_, i) => {
-          if (i % 3 === 0) {
+          if (i % 3 === 0 && i / 3 < socketSends) {
             const ack = await sendSocket(bSocket, matchId, `m${i}`);
             return ack.ok ? { status: 201, message: '' } : { status: ack.error.status, message: ack.error.message };
           }
@@ -238,5 +266,138 @@ describe('rate limits across two server instances', () => {
     } finally {
       await tiny.close();
     }
+  });
+  it('library edits past the allowance: 429 with Retry-After, counted across both instances', async () => {
+    const ip = address();
+    const me = await signIn(one, ip);
+    const entries = await withLibrary(one, me, ip);
+    const allowance = RATE_LIMIT_POLICIES.libraryEdits.perUser.points;
+    const edits = await Promise.all(
+      Array.from({ length: allowance + 5 }, (_, i) =>
+        (i % 2 ? two : one).call('PUT', `/api/user-podcasts/${entries[i % entries.length]}`, {
+          token: me.token,
+          headers: via(ip),
+          body: { hidden: i % 4 < 2 },
+        }),
+      ),
+    );
+    const statuses = edits.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(allowance);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    const refused = edits.find((r) => r.status === 429);
+    expect(refused?.json).toEqual({ error: 'rate_limited', message: RATE_LIMIT_TEXTS.libraryEdits });
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Removing counts as an edit too.
+    const remove = await one.call('DELETE', `/api/user-podcasts/${entries[0]}`, { token: me.token, headers: via(ip) });
+    expect(remove.status).toBe(429);
+  });
+
+  it('Spotify refreshes past the allowance: 429 with Retry-After', async () => {
+    const standIn = new SpotifyStandIn();
+    await standIn.start();
+    const port = await freePort();
+    const spotify = await startTestServer({ ...ENV, ...spotifyServerEnv(standIn, port) });
+    try {
+      const ip = address();
+      const me = await signIn(spotify, ip);
+      const accountId = uniqueName('sp');
+      standIn.addAccount({
+        id: accountId,
+        displayName: 'Listener',
+        shows: [{ addedAt: '2026-01-01T00:00:00Z', show: makeShow(`${accountId}show1`, 'Show One') }],
+      });
+      standIn.signedInAs = accountId;
+      const { finish } = await connectSpotify(spotify.url, me.token, { browser: new TestBrowser(via(ip)) });
+      expect(finish?.status).toBe(200);
+      const allowance = RATE_LIMIT_POLICIES.spotifySyncs.perUser.points;
+      const refreshes = await Promise.all(
+        Array.from({ length: allowance + 3 }, () =>
+          spotify.call('POST', `/api/users/${me.id}/spotify/sync`, { token: me.token, headers: via(ip) }),
+        ),
+      );
+      const statuses = refreshes.map((r) => r.status);
+      expect(statuses.filter((s) => s === 202)).toHaveLength(allowance);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+      const refused = refreshes.find((r) => r.status === 429);
+      expect(refused?.json.message).toBe(RATE_LIMIT_TEXTS.spotifySyncs);
+      expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await spotify.close();
+      await standIn.close();
+    }
+  });
+
+  it('IPv6 clients count by their /64 (HTTP and socket); an IPv4-mapped address counts as the IPv4 one', async () => {
+    // A small scale: 60 messages a minute per address, 3 Spotify code exchanges per 10 minutes.
+    const scale = 0.01;
+    const small = await startTestServer({ ...ENV, RATE_LIMIT_SCALE: String(scale) });
+    // Until Redis is ready, a server counts in memory (the insurance): the counts below are Redis's.
+    await until(async () => small.running.deps.redis.status === 'ready', 'Redis ready');
+    try {
+      // Code exchanges (no account needed), from three addresses of one /64: one allowance.
+      const exchanges = Math.round(RATE_LIMIT_POLICIES.codeExchange.perIp.points * scale);
+      const net = prefix64();
+      const exchange = (ip: string) =>
+        small.call('POST', '/api/auth/spotify/exchange', { headers: via(ip), body: { code: 'made-up' } });
+      const spent = [];
+      for (let i = 0; i < exchanges; i++) spent.push((await exchange(net.at(`:${i + 1}`))).status);
+      expect(spent.every((status) => status === 400)).toBe(true);
+      expect((await exchange(net.at('ffff:ffff:ffff:ffff'))).status).toBe(429);
+      // The next /64 has its own.
+      expect((await exchange(net.next(':1'))).status).toBe(400);
+
+      // The same for IPv4 written both ways.
+      const v4 = address();
+      for (let i = 0; i < exchanges; i++) expect((await exchange(v4)).status).toBe(400);
+      expect((await exchange(`::ffff:${v4}`)).status).toBe(429);
+
+      // Messages over a socket and over REST from two addresses of one /64 share its allowance.
+      const [a, b] = await Promise.all([signIn(small, address()), signIn(small, address())]);
+      const like = (from: Person, to: Person) =>
+        small.call('POST', '/api/matches', {
+          token: from.token,
+          headers: via(address()),
+          body: { user1Id: from.id, user2Id: to.id, intent: 'professional', user1Liked: true },
+        });
+      await like(a, b);
+      const matchId = (await like(b, a)).json.id as number;
+      const allowance = Math.round(RATE_LIMIT_POLICIES.messages.perIp.points * scale);
+      const home = prefix64();
+      const bSocket = await small.socket(b.token, via(home.at(':b')));
+      const overSocket = await sendSocket(bSocket, matchId, 'from the socket');
+      expect(overSocket.ok).toBe(true);
+      const rest = (ip: string, content: string) =>
+        small.call('POST', '/api/messages', {
+          token: a.token,
+          headers: via(ip),
+          body: { matchId, senderId: a.id, content },
+        });
+      const sends = await Promise.all(Array.from({ length: allowance }, (_, i) => rest(home.at(`:a:${i}`), `m${i}`)));
+      expect(sends.filter((r) => r.status === 201)).toHaveLength(allowance - 1);
+      expect(sends.filter((r) => r.status === 429)).toHaveLength(1);
+      expect((await rest(home.next(':a'), 'from the next /64')).status).toBe(201);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('addressKey', () => {
+  it.each([
+    ['198.51.100.7', '198.51.100.7'],
+    ['::ffff:198.51.100.7', '198.51.100.7'],
+    ['::ffff:c633:6407', '198.51.100.7'],
+    ['2001:db8:1:2::5', '2001:db8:1:2::/64'],
+    ['2001:DB8:1:2:ffff:ffff:ffff:ffff', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002:0000:0000:0000:0001', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['2001:db8:0:0:1::', '2001:db8:0:0::/64'],
+    ['2001:db8::198.51.100.7', '2001:db8:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['::', '0:0:0:0::/64'],
+    ['not an address', 'not an address'],
+  ])('%s counts as %s', (address, key) => {
+    expect(addressKey(address)).toBe(key);
   });
 });

@@ -6,7 +6,11 @@
 // Most endpoints take their limit in rateLimitRoutes, mounted ahead of the feature routes after
 // authentication: before validation, access rules and upload parsing, so a flood costs one Redis
 // call per request. Chat sends and video starts take theirs inside the shared code paths (REST and
-// socket; video after its checks).
+// socket; video after its checks). Every socket event counts against `socketEvents`
+// (realtime/socket-limits.ts).
+//
+// An address counts by `addressKey`: IPv4 itself, IPv6 by its /64 (one subscriber's allocation).
+import net from 'node:net';
 import { api, type Endpoint } from '@shared/api';
 import { CHAT_TEXTS, IMAGE_PROXY_PATH, RATE_LIMIT_TEXTS, VIDEO_TEXTS } from '@shared/index';
 import { type Request, Router } from 'express';
@@ -87,6 +91,27 @@ export const RATE_LIMIT_POLICIES = {
   },
   /** The public image proxy (docs/image-proxy.md): a feed screen shows dozens of pictures. */
   artwork: { perIp: { points: 6000, seconds: 60 }, message: RATE_LIMIT_TEXTS.artwork },
+  /** Hiding, showing and removing library entries: each queues a recompute (coalesced per person). */
+  libraryEdits: {
+    perUser: { points: 120, seconds: minutes(10) },
+    perIp: { points: 2400, seconds: minutes(10) },
+    message: RATE_LIMIT_TEXTS.libraryEdits,
+  },
+  /** A Spotify refresh is a full sync of the person's saved shows (many calls to Spotify). */
+  spotifySyncs: {
+    perUser: { points: 10, seconds: minutes(60) },
+    perIp: { points: 300, seconds: minutes(60) },
+    message: RATE_LIMIT_TEXTS.spotifySyncs,
+  },
+  /**
+   * Every event a person's sockets send (all tabs, every instance): sends, read receipts, typing,
+   * presence questions, pings (docs/chat.md). Sends also count against `messages`.
+   */
+  socketEvents: {
+    perUser: { points: 200, seconds: 10 },
+    perIp: { points: 20_000, seconds: 60 },
+    message: RATE_LIMIT_TEXTS.socketEvents,
+  },
 } satisfies Record<string, Policy>;
 
 export type LimitName = keyof typeof RATE_LIMIT_POLICIES;
@@ -120,26 +145,24 @@ export class RateLimits {
   }
 
   /**
-   * Takes one point from the caller's allowances for `name` (person and address); over either, a
-   * 429 with the policy's message and Retry-After in seconds.
+   * Takes one point from the caller's allowances for `name` (person, then address); over either, a
+   * 429 with the policy's message and Retry-After in seconds. The person's comes first: one over
+   * theirs (refused from memory, see `limiter`) costs no Redis call and does not spend the
+   * allowance of everyone else at their address.
    */
   async take(name: LimitName, caller: Caller): Promise<void> {
     const policy = this.policies[name];
-    const checks: Promise<unknown>[] = [];
-    if (policy.perUser && caller.user !== undefined) {
-      // Chat keeps its own scale-free setting (CHAT_SEND_LIMIT is already configurable).
-      const scaled = name !== 'messages';
-      checks.push(this.limiter(name, 'user', policy.perUser, scaled).consume(String(caller.user)));
+    try {
+      if (policy.perUser && caller.user !== undefined) {
+        // Chat keeps its own scale-free setting (CHAT_SEND_LIMIT is already configurable).
+        const scaled = name !== 'messages';
+        await this.limiter(name, 'user', policy.perUser, scaled).consume(String(caller.user));
+      }
+      if (caller.ip) await this.limiter(name, 'ip', policy.perIp, true).consume(addressKey(caller.ip));
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      throw tooManyRequests(policy.message, Math.ceil(error.msBeforeNext / 1000));
     }
-    if (caller.ip) checks.push(this.limiter(name, 'ip', policy.perIp, true).consume(caller.ip));
-    const results = await Promise.allSettled(checks);
-    let waitMs = 0;
-    for (const result of results) {
-      if (result.status === 'fulfilled') continue;
-      if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
-      waitMs = Math.max(waitMs, result.reason.msBeforeNext);
-    }
-    if (waitMs > 0) throw tooManyRequests(policy.message, Math.ceil(waitMs / 1000));
   }
 
   private limiter(name: LimitName, scope: 'user' | 'ip', allowance: Allowance, scaled: boolean): RateLimiterRedis {
@@ -154,6 +177,9 @@ export class RateLimits {
       limiter = new RateLimiterRedis({
         ...options,
         storeClient: this.redis,
+        // Once a key is over its allowance, this instance refuses it from memory until the window
+        // ends: a flood past the limit costs no Redis call per request (the answer is the same).
+        inMemoryBlockOnConsumed: options.points + 1,
         // Redis down: count in this process (a per-instance limit) rather than refuse or allow everything.
         rejectIfRedisNotReady: true,
         insuranceLimiter: new RateLimiterMemory(options),
@@ -186,6 +212,10 @@ export const LIMITED_ENDPOINTS: LimitedEndpoint[] = [
   { endpoint: api.reportUser, limit: 'reports' },
   { endpoint: api.importOpml, limit: 'opmlImports' },
   { endpoint: api.addUserPodcast, limit: 'libraryAdds' },
+  { endpoint: api.updateUserPodcast, limit: 'libraryEdits' },
+  { endpoint: api.removeUserPodcast, limit: 'libraryEdits' },
+  { endpoint: api.spotifyDisconnect, limit: 'libraryEdits' },
+  { endpoint: api.spotifySync, limit: 'spotifySyncs' },
   { endpoint: api.searchPodcasts, limit: 'search' },
   { endpoint: api.uploadProfilePicture, limit: 'uploads' },
   { endpoint: api.uploadVideo, limit: 'uploads' },
@@ -199,6 +229,35 @@ export const LIMITED_ENDPOINTS: LimitedEndpoint[] = [
 
 /** The client address as TRUST_PROXY resolves it (express's req.ip), never a raw header. */
 export const clientAddress = (req: Request): string | undefined => req.ip ?? req.socket.remoteAddress;
+
+/**
+ * What a client address counts under. IPv6: its /64, since one subscriber (a home, a phone, a
+ * server) usually gets a whole /64 and can pick any of its 2^64 addresses; an IPv4 address as
+ * itself, also when written IPv4-mapped (::ffff:1.2.3.4, as a dual-stack listener reports IPv4
+ * clients). Anything else (no address a proxy would write) counts as written.
+ */
+export function addressKey(address: string): string {
+  if (net.isIPv4(address)) return address;
+  // A zone (fe80::1%eth0) names the interface, not the client.
+  const bare = address.split('%')[0] ?? '';
+  if (!net.isIPv6(bare)) return address;
+  // The WHATWG URL parser writes IPv6 canonically (lowercase, zeros compressed, an embedded IPv4
+  // part in hex), which leaves only the one '::' to expand.
+  const canonical = new URL(`http://[${bare}]/`).hostname.slice(1, -1);
+  const [head = '', tail] = canonical.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const zeros = tail === undefined ? 0 : 8 - left.length - right.length;
+  const groups = [...left, ...Array<string>(zeros).fill('0'), ...right].map((g) => Number.parseInt(g, 16));
+  const [, , , , , mapped, high = 0, low = 0] = groups;
+  if (groups.slice(0, 5).every((g) => g === 0) && mapped === 0xffff) {
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
+}
 
 export function rateLimitRoutes(limits: RateLimits): Router {
   const router = Router();

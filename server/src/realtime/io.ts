@@ -12,10 +12,13 @@ import type { SessionService } from '../features/auth/session.service';
 import type { ChatService } from '../features/chat/chat.service';
 import { ChatRealtime } from '../features/chat/chat.socket';
 import type { BadgePusher } from '../features/matches/badges.service';
+import type { RateLimits } from '../http/rate-limits';
+import { limitSocketEvents, SocketCap } from './socket-limits';
 
 const EXPIRY_RECHECK_MS = 6 * 3600 * 1000;
 
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 /**
  * Socket.IO on the HTTP server. The Redis adapter lets N servers (and the worker, through the
@@ -31,6 +34,7 @@ export function createRealtime(
     badges: BadgePusher;
     chat: ChatService;
     emitter: RealtimeEmitter;
+    limits: RateLimits;
   },
   /** Express's compiled TRUST_PROXY ('trust proxy fn'), so a socket's address is the one its requests have. */
   trustProxy: (address: string, hop: number) => boolean,
@@ -43,6 +47,7 @@ export function createRealtime(
   io.adapter(createAdapter(pub, sub));
   resyncAfterRedisOutage(io, [deps.redis, pub, sub]);
   const chat = new ChatRealtime(io, deps);
+  const cap = new SocketCap(io, deps.redis, deps.logger);
 
   io.use(async (socket, next) => {
     try {
@@ -53,6 +58,8 @@ export function createRealtime(
       socket.data.sessionId = session.id;
       socket.data.ip = proxyaddr(socket.request, trustProxy);
       socket.data.sessionEndsAt = Date.now() + deps.sessions.msUntilExpiry(session);
+      // At most SOCKETS_PER_PERSON per person: a new one closes their oldest (socket-limits.ts).
+      await cap.admit(socket);
       next();
     } catch (error) {
       deps.logger.error('socket authentication failed', error);
@@ -62,6 +69,10 @@ export function createRealtime(
 
   io.on('connection', (socket) => {
     void socket.join([rooms.user(socket.data.userId), rooms.session(socket.data.sessionId)]);
+    socket.on('disconnect', () => cap.release(socket));
+    void cap.confirm(socket);
+    // Every event below counts against the person's allowance first.
+    limitSocketEvents(socket, deps.limits, deps.logger);
     socket.on('ping', (ack) => {
       if (typeof ack === 'function') ack({ serverTime: new Date().toISOString() });
     });
@@ -76,9 +87,7 @@ export function createRealtime(
    * Disconnects the socket when its login ends (expiry or maximum lifetime), as logout does; checked
    * again at the deadline since a rotation may have carried the login on.
    */
-  function endAtLoginEnd(
-    socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>,
-  ) {
+  function endAtLoginEnd(socket: IoSocket) {
     let timer: NodeJS.Timeout | undefined;
     const wait = (ms: number) => {
       // setTimeout holds at most ~24 days; a login is re-checked at least every 6 hours.

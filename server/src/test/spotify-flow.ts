@@ -32,6 +32,9 @@ export class TestBrowser {
   readonly cookies = new Map<string, string>();
   readonly hops: Hop[] = [];
 
+  /** `headers` go with every request (e.g. the X-Forwarded-For a proxy in front would add). */
+  constructor(private readonly headers: Record<string, string> = {}) {}
+
   async get(url: string): Promise<Hop> {
     return this.request(url, { method: 'GET' });
   }
@@ -47,7 +50,7 @@ export class TestBrowser {
   }
 
   private async request(url: string, init: { method: string; body?: string; headers?: Record<string, string> }) {
-    const headers: Record<string, string> = { ...init.headers };
+    const headers: Record<string, string> = { ...this.headers, ...init.headers };
     if (this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
     }

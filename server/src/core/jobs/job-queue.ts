@@ -41,8 +41,11 @@ export class JobQueue {
       ...(options.delayMs && options.delayMs > 0 ? { delay: Math.round(options.delayMs) } : {}),
       ...(options.jobId ? { jobId: options.jobId } : {}),
       ...(options.priority ? { priority: options.priority } : {}),
-      // While an identical job is waiting or running, a second enqueue returns that job.
-      ...(dedupeId ? { deduplication: { id: dedupeId } } : {}),
+      // While an identical job is waiting or running, a second enqueue returns that job; with
+      // rerunIfRunning, one added while it runs is kept and queued when the run ends.
+      ...(dedupeId
+        ? { deduplication: { id: dedupeId, ...(def.rerunIfRunning ? { keepLastIfActive: true } : {}) } }
+        : {}),
     });
     return job.id ?? '';
   }

@@ -16,12 +16,12 @@ import type { Server, Socket } from 'socket.io';
 import type { Logger } from '../../core/logger';
 import type { RealtimeEmitter } from '../../core/realtime/emitter';
 import { toErrorBody } from '../../http/error-handler';
-import { tooManyRequests, unauthorized } from '../../http/errors';
+import { notFound, unauthorized } from '../../http/errors';
 import { parsePart } from '../../http/route';
 import type { SessionService } from '../auth/session.service';
 import { otherOf, visibleMatch } from '../matches/match.service';
 import type { ChatService } from './chat.service';
-import { livePartners } from './message.service';
+import { liveMatchIds, livePartners } from './message.service';
 
 type ChatIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -43,11 +43,21 @@ const SESSION_RECHECK_MS = 60_000;
 
 /** Typing signals per person per match forwarded at most this often; the rest are dropped. */
 const TYPING_PER_WINDOW = { points: 10, duration: 5 };
-/** Read receipts and presence questions per person (each costs queries); over it, a 429 ack. */
-const EVENTS_PER_WINDOW = { points: 120, duration: 10 };
+/**
+ * A socket's list of its person's live matches is read again at most this often when a typing
+ * signal names a match not on it: signals for made-up match ids cost no query each.
+ */
+const MATCH_IDS_RELOAD_MS = 10_000;
+
+/** The live matches of a socket's person as last read, and when. */
+interface KnownMatches {
+  ids: Set<number>;
+  readAt: number;
+}
 
 /**
- * The chat side of every socket. Each client event: its payload is checked with the shared schema
+ * The chat side of every socket. Every event has already counted against the person's allowance
+ * (realtime/socket-limits.ts). Each client event: its payload is checked with the shared schema
  * (`clientEvents`; invalid = an ack with status 400, never a throw), the socket's session must
  * still be live (a revoked login's socket does not act, and is disconnected), then the same rules
  * as the REST API apply (a match the caller may not see is a 404), and the ack carries the result
@@ -58,7 +68,7 @@ export class ChatRealtime {
   /** Per socket, the end of its chain of events: one socket's events are handled in the order sent. */
   private readonly queues = new WeakMap<ChatSocket, Promise<void>>();
   private readonly typingLimiter = new RateLimiterMemory({ keyPrefix: 'typing', ...TYPING_PER_WINDOW });
-  private readonly eventLimiter = new RateLimiterMemory({ keyPrefix: 'chat-events', ...EVENTS_PER_WINDOW });
+  private readonly knownMatches = new WeakMap<ChatSocket, KnownMatches>();
 
   constructor(
     private readonly io: ChatIo,
@@ -66,43 +76,30 @@ export class ChatRealtime {
   ) {}
 
   attach(socket: ChatSocket): void {
-    const limited = async (_data: unknown, userId: number) => {
-      await this.limit(userId);
-      return true;
-    };
     socket.on('message:send', (payload, ack) =>
-      this.handle(socket, 'message:send', payload, ack, (em, data, userId) =>
-        this.deps.chat.send(em, userId, data, socket.data.ip),
-      ),
+      this.handle(socket, 'message:send', payload, ack, async (em, data, userId) => {
+        const message = await this.deps.chat.send(em, userId, data, socket.data.ip);
+        this.learnMatch(socket, data.matchId);
+        return message;
+      }),
     );
     socket.on('message:read', (payload, ack) =>
-      this.handle(
-        socket,
-        'message:read',
-        payload,
-        ack,
-        async (em, data, userId) => {
-          await this.deps.chat.read(em, await visibleMatch(em, data.matchId, userId), userId, data.seq);
-          return null;
-        },
-        limited,
-      ),
+      this.handle(socket, 'message:read', payload, ack, async (em, data, userId) => {
+        await this.deps.chat.read(em, await visibleMatch(em, data.matchId, userId), userId, data.seq);
+        this.learnMatch(socket, data.matchId);
+        return null;
+      }),
     );
     socket.on('presence:get', (payload, ack) =>
-      this.handle(
-        socket,
-        'presence:get',
-        payload,
-        ack,
-        async (em, data, userId) => {
-          const match = await visibleMatch(em, data.matchId, userId);
-          return { online: await this.isOnline(otherOf(match, userId)) };
-        },
-        limited,
-      ),
+      this.handle(socket, 'presence:get', payload, ack, async (em, data, userId) => {
+        const match = await visibleMatch(em, data.matchId, userId);
+        this.learnMatch(socket, match.id);
+        return { online: await this.isOnline(otherOf(match, userId)) };
+      }),
     );
     // No ack in the contract: typing is fire and forget (a client that passes one anyway gets it).
-    // Over the throttle a signal is dropped before it costs a query.
+    // A match not among the person's live ones is a 404 without a query, and over the throttle a
+    // signal is dropped: neither costs a query.
     socket.on('typing', ((payload: unknown, ack?: unknown) =>
       this.handle(
         socket,
@@ -110,17 +107,25 @@ export class ChatRealtime {
         payload,
         ack,
         async (em, data, userId) => {
-          const match = await visibleMatch(em, data.matchId, userId);
+          let match: Awaited<ReturnType<typeof visibleMatch>>;
+          try {
+            match = await visibleMatch(em, data.matchId, userId);
+          } catch (error) {
+            this.knownMatches.get(socket)?.ids.delete(data.matchId);
+            throw error;
+          }
           this.deps.emitter
             .to(rooms.user(otherOf(match, userId)))
             .emit('typing', { matchId: match.id, userId, typing: data.typing });
           return null;
         },
-        (data, userId) =>
-          this.typingLimiter.consume(`${userId}:${data.matchId}`).then(
+        async (data, userId) => {
+          if (!(await this.mayBeLive(socket, data.matchId))) throw notFound('Match not found.');
+          return this.typingLimiter.consume(`${userId}:${data.matchId}`).then(
             () => true,
             () => false,
-          ),
+          );
+        },
       )) as ClientToServerEvents['typing']);
 
     this.track(this.announceConnected(socket));
@@ -199,12 +204,24 @@ export class ChatRealtime {
     return live;
   }
 
-  private async limit(userId: number): Promise<void> {
-    try {
-      await this.eventLimiter.consume(String(userId));
-    } catch {
-      throw tooManyRequests('Too many requests. Please wait a moment.', EVENTS_PER_WINDOW.duration);
-    }
+  /**
+   * Whether `matchId` may be one of the socket's person's live matches: on the list read last, or
+   * on a fresh one if the last is older than MATCH_IDS_RELOAD_MS. False means certainly not as of
+   * that read (a match made since is learned by the reload, or by a send, read or presence
+   * question that found it). One socket's events run one at a time, so one read at a time.
+   */
+  private async mayBeLive(socket: ChatSocket, matchId: number): Promise<boolean> {
+    const known = this.knownMatches.get(socket);
+    if (known?.ids.has(matchId)) return true;
+    if (known && Date.now() - known.readAt < MATCH_IDS_RELOAD_MS) return false;
+    const ids = await liveMatchIds(this.deps.orm.em.fork() as EntityManager, socket.data.userId);
+    this.knownMatches.set(socket, { ids: new Set(ids), readAt: Date.now() });
+    return ids.includes(matchId);
+  }
+
+  /** A match an event just found live goes on the socket's list (if it has one yet). */
+  private learnMatch(socket: ChatSocket, matchId: number): void {
+    this.knownMatches.get(socket)?.ids.add(matchId);
   }
 
   /**

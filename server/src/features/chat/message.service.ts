@@ -178,6 +178,19 @@ export async function markRead(em: EntityManager, match: MatchRecord, readerId: 
   });
 }
 
+/** The ids of the user's live mutual matches (what a socket's typing signals may name). */
+export async function liveMatchIds(em: EntityManager, userId: number): Promise<number[]> {
+  const rows = await sql<{ id: number }>(
+    em,
+    `select m.id from matches m
+      where (m.user1_id = ? or m.user2_id = ?)
+        and m.mutual_at is not null and m.unmatched_at is null
+        and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}`,
+    [userId, userId],
+  );
+  return rows.map((row) => row.id);
+}
+
 /** Everyone with whom the user has a live mutual match (any intent, no block): who hears their presence. */
 export async function livePartners(em: EntityManager, userId: number): Promise<number[]> {
   const rows = await sql<{ other_id: number }>(
