@@ -104,8 +104,9 @@ export class LibraryFullError extends Error {
  * Adds the feeds of an OPML file to the user's library, in one transaction and a handful of
  * set-based statements whatever the number of feeds. Each feed resolves to a catalog row
  * (docs/podcasts.md, "One show, one row"): the row with the same normalised feed URL, else the one
- * row with the same normalised title (OPML names no author); only feeds matching neither get a new
- * row, unverified and visible to its importer only until its feed is read, and at most
+ * verified row with the same normalised title (OPML names no author; a row whose feed was never read
+ * holds a title anyone could have typed); only feeds matching neither get a new row, unverified and
+ * visible to its importer only until its feed is read, and at most
  * LIBRARY_LIMITS.newCatalogShowsPerDay of them per person per day. The library keeps at most
  * LIBRARY_LIMITS.libraryMaxEntries entries. The import never changes a row it matched. Returns
  * which podcasts still need their feed read, and what the limits left out.
@@ -130,7 +131,8 @@ export async function importFeeds(em: EntityManager, userId: number, feeds: Opml
        )
        select url, name, url_key, coalesce(
                 (select p.id from podcasts p where p.feed_url_key = feed.url_key),
-                (select min(p.id) from podcasts p where p.name_key = feed.title_key having count(*) = 1)) as id
+                (select min(p.id) from podcasts p
+                  where p.name_key = feed.title_key and p.verified_at is not null having count(*) = 1)) as id
          from feed order by url_key`,
       [list],
     );
