@@ -151,9 +151,9 @@ export async function importFeeds(em: EntityManager, userId: number, feeds: Opml
       );
     }
     // Fresh snapshot: rows inserted above or by the import this one waited for.
-    const podcasts = await sql<{ id: number; feed_url: string | null; last_fetched_at: Date | null }>(
+    const podcasts = await sql<{ id: number; feed_url: string | null }>(
       tx,
-      `select id, feed_url, last_fetched_at from podcasts
+      `select id, feed_url from podcasts
         where id = any(?::int[]) or feed_url_key in (select jsonb_array_elements_text(?::jsonb))`,
       [intArray(matchedIds), JSON.stringify(creatable.map((r) => r.url_key))],
     );
@@ -177,20 +177,19 @@ export async function importFeeds(em: EntityManager, userId: number, feeds: Opml
     const overLibrary = ids.length - inLibrary.size - toAdd.length;
     const addedIds = new Set(added.map((r) => r.podcast_id));
     // Only rows with a feed of their own are read (a row matched by title may have none).
-    const dayAgo = Date.now() - 24 * 3600 * 1000;
-    const stale = podcasts
-      .filter((p) => addedIds.has(p.id) || inLibrary.has(p.id))
-      .filter((p) => p.feed_url && (!p.last_fetched_at || new Date(p.last_fetched_at).getTime() < dayAgo))
-      .map((p) => p.id);
-    // One queued read per feed: a feed another import (or this one, repeated) already queued is not
-    // queued again; a claim older than FETCH_CLAIM_MINUTES is taken over (its job was lost).
+    const readable = podcasts.filter((p) => p.feed_url && (addedIds.has(p.id) || inLibrary.has(p.id))).map((p) => p.id);
+    // One queued read per feed, of feeds not read in the last day: a feed another import (or this
+    // one, repeated) already queued is not queued again; a claim older than FETCH_CLAIM_MINUTES is
+    // taken over (its job was lost). Checked on the row as it is now, so a read that finished since
+    // this import looked at the row does not get a second one.
     const claimed = await sql<{ id: number }>(
       tx,
       `update podcasts set fetch_queued_at = now()
         where id = any(?::int[])
+          and (last_fetched_at is null or last_fetched_at < now() - interval '1 day')
           and (fetch_queued_at is null or fetch_queued_at < now() - make_interval(mins => ?))
         returning id`,
-      [intArray(stale), FETCH_CLAIM_MINUTES],
+      [intArray(readable), FETCH_CLAIM_MINUTES],
     );
     // The jobs commit with the entries (the outbox): the feed reads, and the recompute of who
     // matches this person when their library grew.
