@@ -18,6 +18,7 @@ import { Migration20261124120000 } from './Migration20261124120000';
 import { Migration20261124130000 } from './Migration20261124130000';
 import { Migration20261124140000 } from './Migration20261124140000';
 import { Migration20261126140000 } from './Migration20261126140000';
+import { Migration20261127120000 } from './Migration20261127120000';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124130000', class: Migration20261124130000 },
   { name: 'Migration20261124140000', class: Migration20261124140000 },
   { name: 'Migration20261126140000', class: Migration20261126140000 },
+  { name: 'Migration20261127120000', class: Migration20261127120000 },
 ];
