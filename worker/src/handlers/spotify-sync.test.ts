@@ -269,6 +269,28 @@ describe('Spotify connect -> podcasts.sync in the worker -> library, against the
     expect(again.map((e) => e.id)).toEqual(entries.map((e) => e.id));
   });
 
+  it("never resolves a saved show by title to an import's row whose feed was never read", async () => {
+    const id = uniqueName('planted');
+    const attacker = await server.login();
+    // An upload named the title first, with a feed that was never read (no author: its feed gave none).
+    const [planted] = await em()
+      .getConnection()
+      .execute<{ id: number }[]>(
+        `insert into podcasts (name, feed_url, created_at, added_by, verified_at)
+         values (?, ?, now(), ?, null) returning id`,
+        [`Planted ${id}`, `https://dead-${id.replace('_', '-')}.example.test/feed.xml`, attacker.user.id],
+      );
+    // Spotify names no publisher for the show, so its title alone would have matched the planted row.
+    const show = makeShow(`${id}s`, `Planted ${id}`, { publisher: '' });
+    const acc = standIn.addAccount({ id, shows: [{ show, addedAt: '2026-01-01T00:00:00Z' }], episodes: [] });
+    const { me, event } = await connected(acc);
+    expect(event.state).toBe('completed');
+    const own = await em().findOneOrFail(PodcastSchema, { spotifyId: `${id}s` });
+    const entries = await em().find(UserPodcastSchema, { userId: me.user.id });
+    expect(entries.map((e) => e.podcastId)).toEqual([own.id]);
+    expect(own.id).not.toBe(planted?.id);
+  });
+
   it('refreshes an expired access token (401), saves it, and carries on', async () => {
     const acc = account(2, 1);
     const { me, socket } = await connected(acc);

@@ -162,8 +162,9 @@ const publisherOf = (show: SpotifyShow) => (show.publisher ? storableText(show.p
 
 /**
  * The catalog row of each show, by Spotify show id (docs/podcasts.md, "One show, one row"): the row
- * with that Spotify id, else the one row without a Spotify id whose normalised title and author
- * match the show and its publisher. Rows found by Spotify id are refreshed from Spotify; a row
+ * with that Spotify id, else the one verified row without a Spotify id whose normalised title and
+ * author match the show and its publisher (an import's row whose feed was never read holds a title
+ * anyone could have typed). Rows found by Spotify id are refreshed from Spotify; a row
  * matched by title is never changed (nor given episodes): anyone can publish a show of any name.
  * Shows matching neither get a row of their own.
  */
@@ -175,7 +176,7 @@ async function catalogRows(em: EntityManager, entries: ShowListening[]) {
        from jsonb_to_recordset(?::jsonb) as s(id text, name text, publisher text)
        cross join lateral (
          select min(p.id) as id from podcasts p
-          where p.name_key = podcast_title_key(s.name) and p.spotify_id is null
+          where p.name_key = podcast_title_key(s.name) and p.spotify_id is null and p.verified_at is not null
             and (s.publisher is null or podcast_title_key(p.creator) = podcast_title_key(s.publisher))
          having count(*) = 1) m
       where not exists (select 1 from podcasts p where p.spotify_id = s.id)`,

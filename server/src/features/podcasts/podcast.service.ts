@@ -104,8 +104,9 @@ export class LibraryFullError extends Error {
  * Adds the feeds of an OPML file to the user's library, in one transaction and a handful of
  * set-based statements whatever the number of feeds. Each feed resolves to a catalog row
  * (docs/podcasts.md, "One show, one row"): the row with the same normalised feed URL, else the one
- * row with the same normalised title (OPML names no author); only feeds matching neither get a new
- * row, unverified and visible to its importer only until its feed is read, and at most
+ * verified row with the same normalised title (OPML names no author; a row whose feed was never read
+ * holds a title anyone could have typed); only feeds matching neither get a new row, unverified and
+ * visible to its importer only until its feed is read, and at most
  * LIBRARY_LIMITS.newCatalogShowsPerDay of them per person per day. The library keeps at most
  * LIBRARY_LIMITS.libraryMaxEntries entries. The import never changes a row it matched. Returns
  * which podcasts still need their feed read, and what the limits left out.
@@ -130,7 +131,8 @@ export async function importFeeds(em: EntityManager, userId: number, feeds: Opml
        )
        select url, name, url_key, coalesce(
                 (select p.id from podcasts p where p.feed_url_key = feed.url_key),
-                (select min(p.id) from podcasts p where p.name_key = feed.title_key having count(*) = 1)) as id
+                (select min(p.id) from podcasts p
+                  where p.name_key = feed.title_key and p.verified_at is not null having count(*) = 1)) as id
          from feed order by url_key`,
       [list],
     );
@@ -149,9 +151,9 @@ export async function importFeeds(em: EntityManager, userId: number, feeds: Opml
       );
     }
     // Fresh snapshot: rows inserted above or by the import this one waited for.
-    const podcasts = await sql<{ id: number; feed_url: string | null; last_fetched_at: Date | null }>(
+    const podcasts = await sql<{ id: number; feed_url: string | null }>(
       tx,
-      `select id, feed_url, last_fetched_at from podcasts
+      `select id, feed_url from podcasts
         where id = any(?::int[]) or feed_url_key in (select jsonb_array_elements_text(?::jsonb))`,
       [intArray(matchedIds), JSON.stringify(creatable.map((r) => r.url_key))],
     );
@@ -175,20 +177,19 @@ export async function importFeeds(em: EntityManager, userId: number, feeds: Opml
     const overLibrary = ids.length - inLibrary.size - toAdd.length;
     const addedIds = new Set(added.map((r) => r.podcast_id));
     // Only rows with a feed of their own are read (a row matched by title may have none).
-    const dayAgo = Date.now() - 24 * 3600 * 1000;
-    const stale = podcasts
-      .filter((p) => addedIds.has(p.id) || inLibrary.has(p.id))
-      .filter((p) => p.feed_url && (!p.last_fetched_at || new Date(p.last_fetched_at).getTime() < dayAgo))
-      .map((p) => p.id);
-    // One queued read per feed: a feed another import (or this one, repeated) already queued is not
-    // queued again; a claim older than FETCH_CLAIM_MINUTES is taken over (its job was lost).
+    const readable = podcasts.filter((p) => p.feed_url && (addedIds.has(p.id) || inLibrary.has(p.id))).map((p) => p.id);
+    // One queued read per feed, of feeds not read in the last day: a feed another import (or this
+    // one, repeated) already queued is not queued again; a claim older than FETCH_CLAIM_MINUTES is
+    // taken over (its job was lost). Checked on the row as it is now, so a read that finished since
+    // this import looked at the row does not get a second one.
     const claimed = await sql<{ id: number }>(
       tx,
       `update podcasts set fetch_queued_at = now()
         where id = any(?::int[])
+          and (last_fetched_at is null or last_fetched_at < now() - interval '1 day')
           and (fetch_queued_at is null or fetch_queued_at < now() - make_interval(mins => ?))
         returning id`,
-      [intArray(stale), FETCH_CLAIM_MINUTES],
+      [intArray(readable), FETCH_CLAIM_MINUTES],
     );
     // The jobs commit with the entries (the outbox): the feed reads, and the recompute of who
     // matches this person when their library grew.

@@ -35,6 +35,11 @@ export const PodcastSchema = defineEntity({
       .onCreate(() => new Date()),
     /** Set while a read of this feed is queued: repeated imports queue it once (cleared by the read). */
     fetchQueuedAt: p.datetime().nullable(),
+    /**
+     * The Podcast Index id (`<podcast:guid>`) the row's own feed stated at its last read; a claim of
+     * the feed, trusted for merging only when it is derived from this row's feed URL (rss-sync.ts).
+     */
+    podcastGuid: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     /**
      * Written by PostgreSQL (Migration20261123200000): the feed URL and the name normalised, so one
@@ -46,6 +51,11 @@ export const PodcastSchema = defineEntity({
   uniques: [{ name: 'podcasts_feed_url_key_unique', properties: ['feedUrlKey'] }],
   indexes: [
     { name: 'podcasts_name_key_index', properties: ['nameKey'] },
+    {
+      name: 'podcasts_podcast_guid_index',
+      expression:
+        'create index "podcasts_podcast_guid_index" on "podcasts" ("podcast_guid") where "podcast_guid" is not null',
+    },
     {
       // Search tolerant of typos and prefixes: trigram similarity on the normalised name and creator.
       name: 'podcasts_name_key_trgm_index',
