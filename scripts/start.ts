@@ -1,10 +1,10 @@
 // `npm start`: local services (unless DATABASE_URL / REDIS_URL are set), migrations and demo data,
 // the client build, then the server and the worker. Ctrl-C or SIGTERM stops everything in order.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildClientIfStale } from './lib/client-build';
+import { localKey } from './lib/local-keys';
 import { type LocalProxy, startLocalProxy } from './lib/local-proxy';
 import { type LocalStack, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
@@ -24,25 +24,6 @@ let stack: LocalStack | undefined;
 let proxy: LocalProxy | undefined;
 const children: AppProcess[] = [];
 let stopping = false;
-
-/**
- * Spotify and Bluesky tokens are encrypted with TOKEN_ENCRYPTION_KEY (docs/spotify.md,
- * docs/bluesky.md). For a local run without one, a key is made once per data directory (readable by
- * this user only, like postgres.password), so stored tokens survive restarts and every local
- * instance reads them. Production keeps its startup errors: there the key is the operator's.
- */
-function localTokenKey(): string | undefined {
-  const given = process.env.TOKEN_ENCRYPTION_KEY?.trim();
-  const production = (process.env.NODE_ENV ?? 'development') === 'production';
-  if (given || production) return given || undefined;
-  const file = path.join(dataDir, 'token-encryption.key');
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(dataDir, { recursive: true });
-    fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-    log(`Made a TOKEN_ENCRYPTION_KEY for Spotify tokens in ${file}`);
-  }
-  return fs.readFileSync(file, 'utf8').trim();
-}
 
 function instanceCount(name: string): number {
   const text = process.env[name] ?? '1';
@@ -103,7 +84,8 @@ try {
     REDIS_URL: redisUrl,
     PORT: String(port),
     MEDIA_DIR: process.env.MEDIA_DIR ?? path.join(dataDir, 'media'),
-    TOKEN_ENCRYPTION_KEY: localTokenKey(),
+    TOKEN_ENCRYPTION_KEY: localKey({ dataDir, log }, 'TOKEN_ENCRYPTION_KEY'),
+    IMAGE_PROXY_KEY: localKey({ dataDir, log }, 'IMAGE_PROXY_KEY'),
   };
   if (serverInstances === 1) {
     children.push(startAppProcess('server', env, runDir));

@@ -178,6 +178,8 @@ try {
       SPOTIFY_API_URL: `${spotifyUrl}/v1`,
       // Required whenever Spotify is configured (docs/spotify.md): a fresh one per run.
       TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      // One for both server instances and the worker: a URL one hands out is served by the other.
+      IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
       ATPROTO_PLC_URL: atprotoUrl,
       ATPROTO_HANDLE_RESOLVER: atprotoUrl,
       ATPROTO_CALLBACK_URL: `http://127.0.0.1:${port}/api/bluesky/callback`,

@@ -7,6 +7,7 @@
 // new who then reads their first feed. Prints a table and, last, one JSON line; exits 1 if any
 // answer was a 5xx. Usage: npm run bench:api (docs/performance.md)
 // Knobs: BENCH_USERS=200 BENCH_CONCURRENCY=80 BENCH_SECONDS=60 BENCH_SEED=1 BENCH_SIGNUP_PERCENT=1
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -441,6 +442,8 @@ try {
     RATE_LIMIT_SCALE: '1000',
     // No scheduled full recompute during the run (its next run would also keep the queue busy).
     MATCHES_RECOMPUTE_EVERY_MINUTES: process.env.MATCHES_RECOMPUTE_EVERY_MINUTES ?? '0',
+    // Signs image proxy URLs (docs/image-proxy.md): a fresh key per run.
+    IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
   };
   const config = loadConfig(env);
   server = startServer(config, countingLogger('server', logCounts));

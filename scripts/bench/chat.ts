@@ -9,6 +9,7 @@
 // BENCH_GRACE_SECONDS=5 BENCH_DRIVERS=1 BENCH_ONLY=relay (the relay path alone) BENCH_SERVER_NODE_ARGS
 // BENCH_INSTANCES=1 (both people of each pair on one server instance, to compare with two)
 import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -801,6 +802,8 @@ async function startChatServers(services: LocalStack, redisUrl: string) {
   const ports = INSTANCES === 1 ? [await freePort()] : [await freePort(), await freePort()];
   // With one instance, A and B both use it.
   const urls = [0, 1].map((i) => `http://127.0.0.1:${ports[Math.min(i, ports.length - 1)]}`) as [string, string];
+  // Both instances sign image proxy URLs with one key (docs/image-proxy.md).
+  const imageProxyKey = randomBytes(32).toString('base64');
   /** Starts the instances (again: the same ports) and waits until they serve. */
   const launch = async () => {
     const servers = ports.map((port, i) =>
@@ -821,6 +824,7 @@ async function startChatServers(services: LocalStack, redisUrl: string) {
           MATCHES_RECOMPUTE_EVERY_MINUTES: '0',
           CHAT_SEND_LIMIT,
           CHAT_SEND_WINDOW_SECONDS,
+          IMAGE_PROXY_KEY: imageProxyKey,
         },
         false,
         SERVER_NODE_ARGS,

@@ -2,6 +2,7 @@
 // popularity over 20k shows, three intents) in a separate local stack (.data/bench), the full
 // candidate precompute, then GET /api/users/:id/feed over HTTP against GET /api/users/:id as a
 // baseline. Prints a table and, last, one JSON line. Usage: npm run bench:feed
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -174,6 +175,8 @@ async function runPopulation(stack: { postgresBaseUrl: string; redisUrl: string 
     LOG_LEVEL: 'warn',
     // The whole load comes from one address (docs/security.md, rate limits).
     RATE_LIMIT_SCALE: '1000',
+    // Signs image proxy URLs (docs/image-proxy.md): a fresh key per run.
+    IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
   });
   const server = await startServer(config, createLogger('server', config.logLevel));
   try {

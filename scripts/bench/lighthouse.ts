@@ -4,6 +4,7 @@
 // category scores and the main metrics per page, then one JSON line; exit code 1 when a page's
 // performance is below LIGHTHOUSE_MIN_PERFORMANCE (default 95). Usage: npm run bench:lighthouse
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@server/config';
@@ -210,6 +211,8 @@ try {
     MEDIA_DIR: path.join(dataDir, 'media'),
     CLIENT_DIST_DIR: distDir,
     LOG_LEVEL: 'warn',
+    // Signs image proxy URLs (docs/image-proxy.md): a fresh key per run.
+    IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
   });
   const server = await startServer(config, createLogger('server', config.logLevel));
   const browser = await puppeteer.launch({

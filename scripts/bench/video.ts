@@ -3,6 +3,7 @@
 // an intro over HTTP and follows it on their socket. Per run: time to the first progress event and to
 // 'completed' (the whole render: load, narration, slides, encode, store). Three runs after a warm-up;
 // the last line is one JSON object with the medians (docs/performance.md, "Video intros").
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -71,6 +72,8 @@ async function main() {
     WORKER_QUEUES: 'video',
     LOG_LEVEL: 'warn' as const,
     MATCHES_RECOMPUTE_EVERY_MINUTES: '0',
+    // Signs image proxy URLs (docs/image-proxy.md): a fresh key per run.
+    IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
   };
   server = startServer(loadConfig(env), createLogger('server', 'warn'));
   const url = (await server).url.replace('localhost', '127.0.0.1');

@@ -5,9 +5,11 @@
 // baselines over the same stored libraries (Jaccard, presence IDF-cosine), and the stored top 10s
 // with those of a full recompute. Prints a table, the targets, and last one JSON line.
 // Usage: npm run eval:matching   (EVAL_SIZES=300,800 for a subset, EVAL_SEED=n for other draws)
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ArtworkUrls } from '@server/core/artwork/artwork-urls';
 import { initOrm, migrate, type Orm } from '@server/core/db/orm';
 import { sql } from '@server/core/db/sql';
 import * as precompute from '@server/core/matching/precompute';
@@ -119,6 +121,9 @@ interface Snapshot {
 }
 
 /** Everyone's feed as the endpoint serves it (viewer, computed check, stored candidates). */
+/** The feed's artwork URLs (unused here: only ids and match % are compared). */
+const artwork = new ArtworkUrls(randomBytes(32));
+
 async function snapshot(orm: Orm, userIds: readonly number[]): Promise<Snapshot> {
   const tops: TopLists = new Map();
   const scores = new Map<number, number[]>();
@@ -129,7 +134,7 @@ async function snapshot(orm: Orm, userIds: readonly number[]): Promise<Snapshot>
     const viewer = await loadViewer(em, userId);
     if (!viewer) throw new Error(`user ${userId} not found`);
     await ensureComputed(em, viewer);
-    const feed = await feedFor(em, viewer, FEED_INTENT);
+    const feed = await feedFor(em, viewer, FEED_INTENT, artwork);
     const first = feed.slice(0, K);
     tops.set(
       userId,

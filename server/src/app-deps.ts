@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config';
+import type { ArtworkUrls } from './core/artwork/artwork-urls';
 import type { BlueskyClient } from './core/atproto/bluesky-client';
 import type { JobQueue } from './core/jobs/job-queue';
 import type { OutboxRelay } from './core/jobs/outbox';
@@ -27,6 +28,8 @@ export interface AppDeps {
   chat: ChatService;
   /** Pictures and avatars (docs/media.md); the local directory driver unless MEDIA_DRIVER says otherwise. */
   media: MediaStore;
+  /** Signs the image proxy URLs of remote artwork in API answers (docs/image-proxy.md). */
+  artwork: ArtworkUrls;
   /** Per-person and per-address allowances, shared through Redis (docs/security.md). */
   limits: RateLimits;
   /** The AT Protocol OAuth client of the Bluesky link (docs/bluesky.md); null where it cannot work. */

@@ -29,12 +29,15 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
+  const media = deps.config.media;
+  // Pictures on a media CDN (MEDIA_PUBLIC_URL) are ours and load from there, as videos do.
+  const mediaOrigin = media.driver === 's3' && media.publicUrl ? [new URL(media.publicUrl).origin] : [];
   app.use(
     helmet({
       contentSecurityPolicy: {
         directives: {
-          // Remote images only through our image proxy (docs/image-proxy.md): none straight from elsewhere.
-          'img-src': ["'self'", 'data:', 'blob:'],
+          // Remote artwork only through our image proxy (docs/image-proxy.md): none straight from elsewhere.
+          'img-src': ["'self'", 'data:', 'blob:', ...mediaOrigin],
           'media-src': ["'self'", 'blob:', 'https:'],
           'connect-src': ["'self'", 'ws:', 'wss:'],
           'frame-src': ['https://player.vimeo.com'],
@@ -59,7 +62,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(spotifyRoutes(deps));
   app.use(blueskyRoutes(deps));
   app.use(podcastsRoutes(deps));
-  app.use(profilesRoutes());
+  app.use(profilesRoutes(deps));
   app.use(accountRoutes(deps));
   app.use('/api', apiNotFound);
 

@@ -83,6 +83,15 @@ describe('the built client', () => {
     expect(frameSrc).toBe('frame-src https://player.vimeo.com');
   });
 
+  it("the page's security policy loads images only from here: remote artwork comes through the signed proxy", async () => {
+    const csp = String((await get(`${server.url}/`)).headers['content-security-policy'] ?? '');
+    const imgSrc = csp
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('img-src '));
+    expect(imgSrc).toBe("img-src 'self' data: blob:");
+  });
+
   it('still answers a missing asset 404, and the API is not served the page', async () => {
     expect((await get(`${server.url}/assets/missing-123.js`, 'br')).status).toBe(404);
     expect((await get(`${server.url}/api/nope`, 'br')).headers['content-type']).toMatch(/json/);

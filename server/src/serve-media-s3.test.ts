@@ -249,4 +249,13 @@ describe('/media with MEDIA_PUBLIC_URL (a CDN before the bucket)', () => {
     const served = await fetch(`${server.url}/media/${key}`);
     expect([served.status, served.headers.get('content-type')]).toEqual([200, 'image/webp']);
   });
+
+  it("lets pages load pictures from the CDN's origin (the client builds no proxy URL for them)", async () => {
+    const csp = (await fetch(`${server.url}/api/health`)).headers.get('content-security-policy') ?? '';
+    const imgSrc = csp
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('img-src '));
+    expect(imgSrc).toBe("img-src 'self' data: blob: https://cdn.example.com");
+  });
 });

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { createApp } from './app';
 import type { AppDeps } from './app-deps';
 import type { AppConfig } from './config';
+import { ArtworkUrls } from './core/artwork/artwork-urls';
 import { createBlueskyClient } from './core/atproto/bluesky-client';
 import { initOrm } from './core/db/orm';
 import { JobQueue } from './core/jobs/job-queue';
@@ -57,6 +58,7 @@ export async function startServer(
     jobs,
     outbox: new OutboxRelay(orm, jobs, logger).start(),
     media: createMediaStore(config.media),
+    artwork: new ArtworkUrls(config.imageProxy.key),
     sessions: new SessionService(config, options.clock),
     emitter,
     badges,

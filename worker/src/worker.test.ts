@@ -42,13 +42,17 @@ describe('worker roles and schedules', () => {
     expect(() => loadWorkerConfig(testEnv({ WORKER_QUEUES: ' , ' }))).toThrow(/WORKER_QUEUES/);
   });
 
-  it('refuses the development-only allow-lists in production', () => {
+  it('refuses the development-only allow-lists in production, and starts in no mode without IMAGE_PROXY_KEY', () => {
     const production = { NODE_ENV: 'production', TOKEN_ENCRYPTION_KEY: undefined };
     expect(() => loadWorkerConfig(testEnv({ ...production, FEED_FETCH_ALLOWED_IPS: '127.0.0.1' }))).toThrow(
       /FEED_FETCH_ALLOWED_IPS/,
     );
     expect(() => loadWorkerConfig(testEnv({ ...production, IMAGE_PROXY_ALLOWED_IPS: '127.0.0.1' }))).toThrow(
       /IMAGE_PROXY_ALLOWED_IPS/,
+    );
+    // The key of the image proxy's URLs, which the worker signs too (a match's shared shows).
+    expect(() => loadWorkerConfig(testEnv({ ...production, IMAGE_PROXY_KEY: undefined }))).toThrow(
+      /IMAGE_PROXY_KEY: required/,
     );
     expect(loadWorkerConfig(testEnv({ FEED_FETCH_ALLOWED_IPS: '127.0.0.1' })).feedFetchAllowedIps).toEqual([
       '127.0.0.1',

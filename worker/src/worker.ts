@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { ArtworkUrls } from '@server/core/artwork/artwork-urls';
 import { ImageProxy } from '@server/core/artwork/image-proxy';
 import { ormConfig } from '@server/core/db/orm-config';
 import { JobQueue } from '@server/core/jobs/job-queue';
@@ -55,6 +56,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const followUps = new JobQueue(connection);
   const media = createMediaStore(config.media);
   const imageProxy = new ImageProxy(config.imageProxy, logger);
+  const artwork = new ArtworkUrls(config.imageProxy.key);
   const videoProvider = createVideoProvider(config.videoProvider);
   // Aborted when shutdown cannot wait any longer: renders stop their ffmpeg children.
   const shutdown = new AbortController();
@@ -84,6 +86,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
         feedFetchAllowedIps: config.feedFetchAllowedIps,
         logger,
         imageProxy,
+        artwork,
         videoProvider,
         videoWorkDir: config.videoWorkDir,
         demoVideos: config.demoVideos,

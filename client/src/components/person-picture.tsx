@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { imageSrc, placeholderUrl } from '@/lib/image-url';
+import { pictureSrc, placeholderUrl } from '@/lib/image-url';
 
 /**
  * SPEC section 5's avatar order: the user's own picture, then their intent profile's picture; null
@@ -39,7 +39,7 @@ export function PersonPicture({
   const usePicture = chosen !== null && failed !== chosen;
   return (
     <img
-      src={usePicture ? imageSrc(chosen, name) : placeholderUrl(name)}
+      src={usePicture ? pictureSrc(chosen, name) : placeholderUrl(name)}
       alt=""
       loading={lazy ? 'lazy' : undefined}
       decoding="async"

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { cn } from '@/lib/cn';
-import { imageSrc, placeholderUrl } from '@/lib/image-url';
+import { placeholderUrl } from '@/lib/image-url';
 
 interface PodcastArtworkProps {
   name: string;
+  /** The signed image proxy URL the server gave for the show's artwork (docs/image-proxy.md), or null. */
   imageUrl: string | null;
   className?: string;
 }
@@ -34,8 +35,8 @@ export function PodcastArtwork({ name, imageUrl, className }: PodcastArtworkProp
     );
   }
 
-  // Remote artwork only through the proxy (imageSrc), which answers the placeholder itself when it cannot.
-  const src = stage === 'image' && imageUrl ? imageSrc(imageUrl, name) : placeholderUrl(name);
+  // The server's signed proxy URL, which answers the placeholder itself when the image fails.
+  const src = stage === 'image' && imageUrl ? imageUrl : placeholderUrl(name);
   return (
     <img
       src={src}

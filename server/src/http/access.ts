@@ -1,8 +1,9 @@
 // The access rules of shared/src/api/endpoint.ts, enforced by mount() before any handler runs.
 // Each rule answers what it loaded on the way, so the handler does not load it again.
 import type { Access } from '@shared/api';
-import { type Intent, type UserPodcastEntry, VIDEO_TEXTS } from '@shared/index';
+import { type Intent, VIDEO_TEXTS } from '@shared/index';
 import type { Request } from 'express';
+import type { LibraryRow } from '../core/presenters/podcast.presenter';
 import { findProject, type VideoProjectRow } from '../core/videos/video-projects';
 import { hasComeAcross, type MatchRecord, mayDecideOn, visibleMatch } from '../features/matches/match.service';
 import { findOwnEntry } from '../features/podcasts/podcast.service';
@@ -18,7 +19,7 @@ export interface Granted {
   /** `viewedIntent` is null when the caller looks at themself. */
   viewer: { auth: AuthContext; viewedIntent: Intent | null };
   matchParty: { auth: AuthContext; match: MatchRecord };
-  libraryEntryOwner: { auth: AuthContext; entry: UserPodcastEntry };
+  libraryEntryOwner: { auth: AuthContext; entry: LibraryRow };
   videoProjectOwner: { auth: AuthContext; project: VideoProjectRow };
   /** The match named by the body's `matchId` (the body was validated before the rule). */
   matchSender: { auth: AuthContext; match: MatchRecord };

@@ -5,11 +5,21 @@ import { Redis } from 'ioredis';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { inject } from 'vitest';
 import { loadConfig } from '../config';
+import { ArtworkUrls } from '../core/artwork/artwork-urls';
 import { createLogger } from '../core/logger';
 import type { Clock } from '../features/auth/session.service';
 import { type RunningServer, startServer } from '../server';
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * The image proxy's signing key of every test server and worker (in this process or another), so
+ * URLs one hands out work on all of them; a test that wants another key sets IMAGE_PROXY_KEY.
+ */
+export const TEST_IMAGE_PROXY_KEY = Buffer.alloc(32, 0x5a).toString('base64');
+
+/** The artwork URLs a test server signs, for tests that call services without one. */
+export const testArtworkUrls = () => new ArtworkUrls(Buffer.from(TEST_IMAGE_PROXY_KEY, 'base64'));
 
 /** The environment of a test server; an override of `undefined` removes that variable. */
 export function testEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -29,6 +39,7 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     DEMO_REPLY_DELAY_SECONDS: '1-2',
     // Every test signs in and acts from 127.0.0.1; the rate-limit tests ask for the real allowances.
     RATE_LIMIT_SCALE: '100',
+    IMAGE_PROXY_KEY: TEST_IMAGE_PROXY_KEY,
     // No AT Protocol network unless a test starts the stand-in: a closed local port refuses at once.
     ATPROTO_PLC_URL: 'http://127.0.0.1:9',
     ATPROTO_HANDLE_RESOLVER: 'http://127.0.0.1:9',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { INTENTS } from '../constants';
+import { ArtworkUrlSchema } from './artwork';
 import { IntentSchema } from './common';
 import { PublicUserSchema } from './user';
 
@@ -15,7 +16,8 @@ export const FeedSharedPodcastSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   creator: z.string().nullable(),
-  imageUrl: z.string().nullable(),
+  /** The signed image proxy URL of the show's artwork (never the remote address), or null. */
+  imageUrl: ArtworkUrlSchema,
 });
 export type FeedSharedPodcast = z.infer<typeof FeedSharedPodcastSchema>;
 

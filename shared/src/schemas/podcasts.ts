@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { ArtworkUrlSchema } from './artwork';
 import { PAGE_SIZES, pageQuerySchema, TimestampSchema } from './common';
 
 export const PodcastSummarySchema = z.object({
   id: z.number().int(),
   name: z.string(),
   creator: z.string().nullable(),
-  imageUrl: z.string().nullable(),
+  /** The signed image proxy URL of the show's artwork (never the remote address), or null. */
+  imageUrl: ArtworkUrlSchema,
   category: z.string().nullable(),
 });
 export type PodcastSummary = z.infer<typeof PodcastSummarySchema>;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ArtworkUrls } from '@server/core/artwork/artwork-urls';
 import type { ImageProxy } from '@server/core/artwork/image-proxy';
 import type { JobQueue } from '@server/core/jobs/job-queue';
 import type { Logger } from '@server/core/logger';
@@ -21,6 +22,8 @@ export interface JobContext {
   enqueue: JobQueue['enqueue'];
   /** Remote artwork and pictures, through the image proxy's checks and disk cache. */
   imageProxy: ImageProxy;
+  /** Signs the image proxy URLs of artwork in what the worker announces (a match's shared shows). */
+  artwork: ArtworkUrls;
   /** What renders generated intros: the local ffmpeg renderer or an external service. */
   videoProvider: VideoProvider;
   /** Parent of each video job's private temporary directory. */

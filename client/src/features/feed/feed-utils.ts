@@ -3,7 +3,7 @@ import { INTENT_INFO } from '@shared/constants';
 import { displayName } from '@shared/display-name';
 import type { FeedItem } from '@shared/schemas/feed';
 import { pickPicture } from '@/components/person-picture';
-import { imageSrc } from '@/lib/image-url';
+import { pictureSrc } from '@/lib/image-url';
 
 /** How long after sign-up the feed greets a person as new ("Welcome") rather than returning. */
 export const FIRST_VISIT_WINDOW_MS = 60 * 60 * 1000;
@@ -59,7 +59,7 @@ export function feedTagline(item: FeedItem, intent: Intent): string {
 /** SPEC section 5 avatar order: the user's picture, the profile's picture, else the letter placeholder. */
 /** SPEC section 5's order: the user's picture, the intent profile's, then the generated avatar. */
 export function feedAvatar(item: FeedItem): string {
-  return imageSrc(pickPicture(item.profilePicture, item.profile?.profilePicture), feedDisplayName(item));
+  return pictureSrc(pickPicture(item.profilePicture, item.profile?.profilePicture), feedDisplayName(item));
 }
 
 export function feedVideo(item: FeedItem): string | null {

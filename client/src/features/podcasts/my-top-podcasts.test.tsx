@@ -6,13 +6,15 @@ import { MyTopPodcasts } from './my-top-podcasts';
 import { makeEntry } from './podcast-test-data';
 
 const LIBRARY_URL = '/api/users/7/podcasts';
+/** A proxy URL as the server signs it (docs/image-proxy.md); the client uses it as it comes. */
+const SIGNED_ARTWORK = '/api/proxy/image?url=https%3A%2F%2Fimg.example%2Fhh.jpg&name=Hardcore+History&sig=c2lnbmVk';
 
 const entries = [
   makeEntry({
     id: 1,
     timesListened: 12,
     source: 'spotify',
-    podcast: { id: 100, name: 'Hardcore History', creator: 'Dan Carlin', imageUrl: 'https://img.example/hh.jpg' },
+    podcast: { id: 100, name: 'Hardcore History', creator: 'Dan Carlin', imageUrl: SIGNED_ARTWORK },
   }),
   makeEntry({ id: 2, timesListened: 1, source: 'opml', podcast: { id: 101, name: 'Radiolab', creator: 'WNYC' } }),
   makeEntry({ id: 3, hidden: true, source: 'manual', podcast: { id: 102, name: 'Secret Show', creator: null } }),
@@ -44,9 +46,7 @@ describe('MyTopPodcasts', () => {
     within(first).getByText('Dan Carlin');
     within(first).getByText('Listened 12 times');
     within(first).getByText('Spotify');
-    expect(first.querySelector('img')?.getAttribute('src')).toBe(
-      '/api/proxy/image?url=https%3A%2F%2Fimg.example%2Fhh.jpg&name=Hardcore+History',
-    );
+    expect(first.querySelector('img')?.getAttribute('src')).toBe(SIGNED_ARTWORK);
     within(entryRow('Radiolab')).getByText('Listened once');
     within(entryRow('Radiolab')).getByText('OPML');
     // No image: the server's letter placeholder.
@@ -166,10 +166,11 @@ describe('MyTopPodcasts', () => {
 
 describe('PodcastArtwork', () => {
   it('falls back once to the letter placeholder, then to a local tile, and never loops', () => {
-    renderWithProviders(<PodcastArtwork name="Radiolab" imageUrl="https://img.example/broken.jpg" />);
+    const signed = '/api/proxy/image?url=https%3A%2F%2Fimg.example%2Fbroken.jpg&name=Radiolab&sig=c2lnbmVk';
+    renderWithProviders(<PodcastArtwork name="Radiolab" imageUrl={signed} />);
     const img = document.querySelector('img') as HTMLImageElement;
-    // Remote artwork only through the image proxy, never straight from the publisher.
-    expect(img.getAttribute('src')).toBe('/api/proxy/image?url=https%3A%2F%2Fimg.example%2Fbroken.jpg&name=Radiolab');
+    // Remote artwork only through the server's signed proxy URL, never straight from the publisher.
+    expect(img.getAttribute('src')).toBe(signed);
     fireEvent.error(img);
     const placeholder = document.querySelector('img') as HTMLImageElement;
     expect(placeholder.getAttribute('src')).toBe('/api/proxy/image?name=Radiolab');

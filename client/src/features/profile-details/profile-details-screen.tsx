@@ -13,7 +13,7 @@ import { PodcastArtwork } from '@/components/podcast-artwork';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { endpointQuery, errorMessage, isApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import { imageSrc } from '@/lib/image-url';
+import { pictureSrc } from '@/lib/image-url';
 import { relativeTime } from '@/lib/relative-time';
 import { useCurrentIntent } from '@/lib/user-queries';
 
@@ -75,7 +75,7 @@ function ProfileBody({ details }: { details: ProfileDetails }) {
   const name = displayName(details.user.displayName);
   const info = INTENT_INFO[details.user.intent];
   const tagline = details.user.tagline ?? info.defaultTagline;
-  const picture = imageSrc(details.user.profilePicture, name);
+  const picture = pictureSrc(details.user.profilePicture, name);
   return (
     <>
       <section className="grid justify-items-center gap-3 text-center" aria-label={`${name}'s profile`}>

@@ -10,8 +10,10 @@ import {
   rooms,
   SPEC_DEMO_USERNAME,
 } from '@shared/index';
+import type { ArtworkUrls } from '../artwork/artwork-urls';
 import { blockedEitherWay, intArray, lockPair, sql } from '../db/sql';
 import { stageJob } from '../jobs/outbox';
+import { type PodcastRow, toSharedPodcast } from '../presenters/podcast.presenter';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../presenters/user.presenter';
 import type { RealtimeEmitter } from '../realtime/emitter';
 
@@ -138,10 +140,15 @@ async function presentedUser(em: EntityManager, userId: number, intent: Intent):
 }
 
 /** The other person of the match, as they present themselves in the match's intent. */
-export async function viewOf(em: EntityManager, row: MatchRecord, viewerId: number): Promise<MatchView> {
+export async function viewOf(
+  em: EntityManager,
+  row: MatchRecord,
+  viewerId: number,
+  artwork: ArtworkUrls,
+): Promise<MatchView> {
   const otherId = otherOf(row, viewerId);
   const user = await presentedUser(em, otherId, row.intent);
-  const shared = await sharedPodcastsWith(em, viewerId, [otherId]);
+  const shared = await sharedPodcastsWith(em, viewerId, [otherId], artwork);
   return toMatchView(row, viewerId, user, shared.get(otherId));
 }
 
@@ -155,17 +162,11 @@ export async function sharedPodcastsWith(
   em: EntityManager,
   viewerId: number,
   otherIds: number[],
+  artwork: ArtworkUrls,
 ): Promise<Map<number, SharedPodcasts>> {
   const result = new Map<number, SharedPodcasts>();
   if (otherIds.length === 0) return result;
-  const rows = await sql<{
-    other_id: number;
-    id: number;
-    name: string;
-    creator: string | null;
-    image_url: string | null;
-    total: number;
-  }>(
+  const rows = await sql<PodcastRow & { other_id: number; total: number }>(
     em,
     `with shared as (
        select o.other_id, p.id, p.name, p.creator, p.image_url,
@@ -190,7 +191,7 @@ export async function sharedPodcastsWith(
       entry = { podcasts: [], count: row.total };
       result.set(row.other_id, entry);
     }
-    entry.podcasts.push({ id: row.id, name: row.name, creator: row.creator, imageUrl: row.image_url });
+    entry.podcasts.push(toSharedPodcast(row, artwork));
   }
   return result;
 }
@@ -344,11 +345,14 @@ export async function announceUnlessBlocked(em: EntityManager, a: number, b: num
 export async function announceMutualMatch(
   em: EntityManager,
   emitter: RealtimeEmitter,
+  artwork: ArtworkUrls,
   row: MatchRecord,
   known?: MatchView,
 ): Promise<void> {
   const views: MatchView[] = [];
-  for (const id of [row.user1_id, row.user2_id]) views.push(known?.user1Id === id ? known : await viewOf(em, row, id));
+  for (const id of [row.user1_id, row.user2_id]) {
+    views.push(known?.user1Id === id ? known : await viewOf(em, row, id, artwork));
+  }
   await announceUnlessBlocked(em, row.user1_id, row.user2_id, () => {
     for (const view of views) emitter.to(rooms.user(view.user1Id)).emit('match:new', view);
   });

@@ -4,6 +4,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { willLikeBack } from '@shared/demo-like-back';
 import { type Intent, rooms } from '@shared/index';
+import type { ArtworkUrls } from '../artwork/artwork-urls';
 import { sql } from '../db/sql';
 import type { RealtimeEmitter } from '../realtime/emitter';
 import { announceMutualMatch, decide, type MatchRecord, unreadMatchCounts } from './decide';
@@ -48,6 +49,7 @@ export interface LikeBackInput {
 export async function answerLike(
   em: EntityManager,
   emitter: RealtimeEmitter,
+  artwork: ArtworkUrls,
   { demoId, likerId, intent }: LikeBackInput,
 ): Promise<{ likedBack: boolean; mutual: boolean }> {
   const [row] = await sql<Pick<MatchRecord, 'match_percentage'>>(
@@ -60,7 +62,7 @@ export async function answerLike(
   const result = await decide(em, demoId, likerId, intent, true, { onlyIfTheyLike: true });
   if (!result.ok) return { likedBack: false, mutual: false };
   if (result.becameMutual) {
-    await announceMutualMatch(em, emitter, result.row);
+    await announceMutualMatch(em, emitter, artwork, result.row);
     for (const userId of [demoId, likerId]) {
       emitter.to(rooms.user(userId)).emit('badges:unread', { unreadMatches: await unreadMatchCounts(em, userId) });
     }

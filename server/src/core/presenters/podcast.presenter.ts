@@ -1,4 +1,13 @@
-import type { UserPodcastEntry } from '@shared/index';
+import type { FeedSharedPodcast, PodcastSummary, UserPodcastEntry } from '@shared/index';
+import type { ArtworkUrls } from '../artwork/artwork-urls';
+
+/** A podcast's columns as the queries select them (`p.id, p.name, p.creator, p.image_url`). */
+export interface PodcastRow {
+  id: number;
+  name: string;
+  creator: string | null;
+  image_url: string | null;
+}
 
 /** A row of user_podcasts joined with podcasts, as selected by the library queries. */
 export interface LibraryRow {
@@ -17,7 +26,19 @@ export interface LibraryRow {
   category: string | null;
 }
 
-export function toUserPodcastEntry(row: LibraryRow): UserPodcastEntry {
+/**
+ * A show as the client shows it: its artwork as a signed image proxy URL, never the remote
+ * address (docs/image-proxy.md), so the browser loads it only through the proxy.
+ */
+export function toSharedPodcast(row: PodcastRow, artwork: ArtworkUrls): FeedSharedPodcast {
+  return { id: row.id, name: row.name, creator: row.creator, imageUrl: artwork.forShow(row.name, row.image_url) };
+}
+
+export function toPodcastSummary(row: PodcastRow & { category: string | null }, artwork: ArtworkUrls): PodcastSummary {
+  return { ...toSharedPodcast(row, artwork), category: row.category };
+}
+
+export function toUserPodcastEntry(row: LibraryRow, artwork: ArtworkUrls): UserPodcastEntry {
   return {
     id: row.id,
     userId: row.user_id,
@@ -28,12 +49,6 @@ export function toUserPodcastEntry(row: LibraryRow): UserPodcastEntry {
     timesListened: row.times_listened,
     lastEpisode: row.last_episode,
     source: row.source,
-    podcast: {
-      id: row.podcast_id,
-      name: row.name,
-      creator: row.creator,
-      imageUrl: row.image_url,
-      category: row.category,
-    },
+    podcast: toPodcastSummary({ ...row, id: row.podcast_id }, artwork),
   };
 }

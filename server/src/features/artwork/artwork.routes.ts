@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { ImageProxy } from '../../core/artwork/image-proxy';
 import { renderPlaceholderSvg } from '../../core/artwork/placeholder';
-import { badRequest } from '../../http/errors';
+import { badRequest, notFound } from '../../http/errors';
 
 /** Cache-Control of a fetched image, of the placeholder for a name alone, and of one standing in for a failed url. */
 const CACHE = {
@@ -13,12 +13,15 @@ const CACHE = {
 } as const;
 
 /**
- * GET /api/proxy/image?url=&name=&spotifyId= (SPEC section 7; docs/image-proxy.md). Public: it
- * reveals nothing about anyone. The remote image at `url` when it is a safe, reachable raster image
- * (through ImageProxy), else the letter placeholder for `name` (status 200: the client always gets
- * an image). Either way the answer cannot run anything: a strict CSP, nosniff, and only image bytes.
+ * GET /api/proxy/image?url=&name=&sig= (SPEC section 7; docs/image-proxy.md). Public: it reveals
+ * nothing about anyone. A `url` is fetched only with the server's signature over it and `name`
+ * (ArtworkUrls, in the API's answers), else 404 without a fetch: not a relay for anyone's URLs.
+ * The remote image when it is a safe, reachable raster image (through ImageProxy), else the letter
+ * placeholder for `name` (status 200: the client always gets an image); no `url` is the placeholder
+ * alone, which fetches and stores nothing. Either way the answer cannot run anything: a strict CSP,
+ * nosniff, and only image bytes.
  */
-export function artworkRoutes(deps: Pick<AppDeps, 'config' | 'logger'>): Router {
+export function artworkRoutes(deps: Pick<AppDeps, 'config' | 'logger' | 'artwork'>): Router {
   const router = Router();
   const proxy = new ImageProxy(deps.config.imageProxy, deps.logger);
   router.get(IMAGE_PROXY_PATH, async (req, res) => {
@@ -31,7 +34,8 @@ export function artworkRoutes(deps: Pick<AppDeps, 'config' | 'logger'>): Router 
       const first = issues[0];
       throw badRequest(first ? `Invalid ${first.path}: ${first.message}` : 'Invalid query.', issues);
     }
-    const { url, name } = parsed.data;
+    const { url, name, sig } = parsed.data;
+    if (url !== undefined && !deps.artwork.verify(url, name, sig)) throw notFound('No such image.');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // Nothing answered here is a document: an image opened directly must not run or load anything.
     res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");

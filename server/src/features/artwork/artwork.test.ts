@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IMAGE_PROXY_LIMITS, imageProxyUrl } from '@shared/index';
+import { FeedSharedPodcastSchema, IMAGE_PROXY_LIMITS, PodcastSummarySchema, placeholderImageUrl } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeholderColors, placeholderInitial, renderPlaceholderSvg } from '../../core/artwork/placeholder';
-import { startTestServer, type TestServer } from '../../test/harness';
+import { startTestServer, type TestServer, testArtworkUrls } from '../../test/harness';
 
 describe('letter placeholder', () => {
   it('uses the first letter or digit, skipping a leading "The" and symbols', () => {
@@ -63,18 +63,48 @@ describe('GET /api/proxy/image', () => {
     expect(res.text).toContain('&lt;script&gt;');
   });
 
-  it('answers the placeholder for a url it will not fetch (image-proxy.test.ts has the rest)', async () => {
+  it('answers the placeholder for a signed url it will not fetch (image-proxy.test.ts has the rest)', async () => {
     for (const url of ['http://example.com:8080/cover.jpg', 'javascript:alert(1)', 'http://127.0.0.1/x']) {
-      const res = await get(`?name=Serial&url=${encodeURIComponent(url)}&spotifyId=2hmkzUtix0qTqvtpPcMzEL`);
+      const res = await server.call(
+        'GET',
+        `${testArtworkUrls().proxyUrl(url, 'Serial')}&spotifyId=2hmkzUtix0qTqvtpPcMzEL`,
+      );
       expect(res.status).toBe(200);
       expect(res.text).toContain('>S</text>');
     }
   });
 
-  it('works with the shared URL helper', async () => {
-    const res = await server.call('GET', imageProxyUrl({ name: 'The Moth\n', imageUrl: null }));
+  it('works with the shared placeholder URL helper', async () => {
+    const res = await server.call('GET', placeholderImageUrl('The Moth\n'));
     expect(res.status).toBe(200);
     expect(res.text).toContain('>M</text>');
+  });
+
+  it('keeps remote addresses out of answers: the contract takes only a proxy URL for artwork', () => {
+    const show = { id: 1, name: 'Serial', creator: null, category: null };
+    for (const schema of [PodcastSummarySchema, FeedSharedPodcastSchema]) {
+      expect(schema.safeParse({ ...show, imageUrl: 'https://img.example/serial.jpg' }).success).toBe(false);
+      expect(
+        schema.safeParse({ ...show, imageUrl: testArtworkUrls().forShow('Serial', 'https://img.example/a.jpg') })
+          .success,
+      ).toBe(true);
+      expect(schema.safeParse({ ...show, imageUrl: null }).success).toBe(true);
+    }
+  });
+
+  it('signs only what the proxy could fetch, with a name the query schema keeps as it is', async () => {
+    const artwork = testArtworkUrls();
+    expect(artwork.forShow('Serial', null)).toBeNull();
+    expect(artwork.forShow('Serial', 'ftp://example.com/a.jpg')).toBeNull();
+    expect(artwork.forShow('Serial', `https://example.com/${'a'.repeat(IMAGE_PROXY_LIMITS.urlMaxLength)}`)).toBeNull();
+    expect(artwork.forShow('Serial', 'https://example.com/a\n.jpg')).toBeNull();
+    // Names of any length and content: trimmed, cut at 200 characters (not inside a surrogate pair).
+    for (const name of [' The Moth\n', `${'x'.repeat(199)}😀 tail`, `${'y'.repeat(199)} z`, '\u0000', '']) {
+      const signed = artwork.forShow(name, 'http://example.com:8080/cover.jpg') as string;
+      const res = await server.call('GET', signed);
+      expect(res.status, name).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    }
   });
 
   it('rejects bad input with 400 and a message', async () => {

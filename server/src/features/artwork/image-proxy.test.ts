@@ -9,7 +9,7 @@ import { loadConfig } from '../../config';
 import { ImageProxy } from '../../core/artwork/image-proxy';
 import { sniffImageType } from '../../core/artwork/image-type';
 import { createLogger } from '../../core/logger';
-import { startTestServer, type TestServer, testEnv } from '../../test/harness';
+import { startTestServer, type TestServer, testArtworkUrls, testEnv } from '../../test/harness';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** A PNG-signed body of `size` bytes (the proxy checks the signature, browsers are not involved). */
@@ -41,8 +41,12 @@ async function listen(host: string, handler: http.RequestListener, port = 0) {
   };
 }
 
-async function getBytes(server: TestServer, query: Record<string, string>) {
-  const res = await fetch(`${server.url}/api/proxy/image?${new URLSearchParams(query).toString()}`);
+/** The proxy as the client asks it: a `url` with the server's signature, as API answers carry it. */
+async function getBytes(server: TestServer, query: { url?: string; name: string }) {
+  const at = query.url
+    ? testArtworkUrls().proxyUrl(query.url, query.name)
+    : `/api/proxy/image?${new URLSearchParams({ name: query.name }).toString()}`;
+  const res = await fetch(`${server.url}${at}`);
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -422,5 +426,20 @@ describe('image proxy settings', () => {
     expect(production({ IMAGE_PROXY_ALLOWED_IPS: '127.0.0.1' })).toThrow(/development and tests only/);
     expect(production({ IMAGE_PROXY_ALLOWED_PORTS: '8080' })).toThrow(/development and tests only/);
     expect(() => loadConfig(testEnv({ IMAGE_PROXY_ALLOWED_PORTS: '80,x' }))).toThrow(/IMAGE_PROXY_ALLOWED_PORTS/);
+  });
+
+  it('needs IMAGE_PROXY_KEY (32 bytes) in every mode, and says so at startup', () => {
+    for (const NODE_ENV of ['production', 'development', 'test']) {
+      expect(() => loadConfig(testEnv({ NODE_ENV, IMAGE_PROXY_KEY: undefined }))).toThrow(
+        /IMAGE_PROXY_KEY: required, the same for every server and worker/,
+      );
+      expect(() => loadConfig(testEnv({ NODE_ENV, IMAGE_PROXY_KEY: '  ' }))).toThrow(/IMAGE_PROXY_KEY: required/);
+    }
+    expect(() => loadConfig(testEnv({ IMAGE_PROXY_KEY: randomBytes(16).toString('base64') }))).toThrow(
+      /IMAGE_PROXY_KEY: must be 32 bytes/,
+    );
+    const hex = randomBytes(32);
+    expect(loadConfig(testEnv({ IMAGE_PROXY_KEY: hex.toString('hex') })).imageProxy.key.equals(hex)).toBe(true);
+    expect(loadConfig(testEnv({ IMAGE_PROXY_KEY: hex.toString('base64') })).imageProxy.key.equals(hex)).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ export function chatRoutes(deps: AppDeps): Router {
   );
 
   mount(router, api.markMessagesRead, async ({ match, body, auth, req }) =>
-    viewOf(req.em, await deps.chat.read(req.em, match, auth.userId, body.seq), auth.userId),
+    viewOf(req.em, await deps.chat.read(req.em, match, auth.userId, body.seq), auth.userId, deps.artwork),
   );
 
   return router;

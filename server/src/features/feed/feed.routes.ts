@@ -13,7 +13,7 @@ export function feedRoutes(deps: AppDeps): Router {
     const viewer = await loadViewer(req.em, params.userId);
     if (!viewer) throw notFound('User not found.');
     await ensureComputed(req.em, viewer);
-    const items = await feedFor(req.em, viewer, query.intent ?? viewer.intent);
+    const items = await feedFor(req.em, viewer, query.intent ?? viewer.intent, deps.artwork);
     await refreshIfLow(deps.jobs, viewer, items.length).catch((error: unknown) =>
       deps.logger.warn(`feed refresh not queued: ${(error as Error).message}`),
     );

@@ -9,9 +9,11 @@ import {
   INTENTS,
   type Intent,
 } from '@shared/index';
+import type { ArtworkUrls } from '../../core/artwork/artwork-urls';
 import { blockedEitherWay, intArray, sql } from '../../core/db/sql';
 import type { JobQueue } from '../../core/jobs/job-queue';
 import { recomputeUser } from '../../core/matching/precompute';
+import { type PodcastRow, toSharedPodcast } from '../../core/presenters/podcast.presenter';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../../core/presenters/user.presenter';
 
 /** Below this many pending profiles, a stale list (older than REFRESH_AFTER_MS) is recomputed in the background. */
@@ -74,7 +76,12 @@ interface FeedRow extends PublicUserRow {
   shared_podcast_ids: number[];
 }
 
-export async function feedFor(em: EntityManager, viewer: Viewer, intent: Intent): Promise<FeedItem[]> {
+export async function feedFor(
+  em: EntityManager,
+  viewer: Viewer,
+  intent: Intent,
+  artwork: ArtworkUrls,
+): Promise<FeedItem[]> {
   const rows = await sql<FeedRow>(
     em,
     `select fc.candidate_id, fc.score, fc.shared_podcast_ids, ${PUBLIC_USER_COLUMNS}
@@ -87,7 +94,7 @@ export async function feedFor(em: EntityManager, viewer: Viewer, intent: Intent)
       limit ?`,
     [intent, viewer.id, viewer.minMatchPercentage, intent, FEED_PAGE_SIZE],
   );
-  const shared = await sharedPodcastsFor(em, viewer.id, rows);
+  const shared = await sharedPodcastsFor(em, viewer.id, rows, artwork);
   return rows.map((row) => ({
     ...toPublicUser(row, intent),
     matchPercentage: row.score,
@@ -124,19 +131,14 @@ async function sharedPodcastsFor(
   em: EntityManager,
   viewerId: number,
   rows: FeedRow[],
+  artwork: ArtworkUrls,
 ): Promise<Map<number, FeedSharedPodcast[]>> {
   const wanted = rows.map((row) => ({ candidateId: row.candidate_id, podcastIds: row.shared_podcast_ids }));
   const result = new Map<number, FeedSharedPodcast[]>();
   const podcastIds = [...new Set(wanted.flatMap((w) => w.podcastIds))];
   if (podcastIds.length === 0) return result;
   // Both sides' visible entries for these shows, through the (user_id, podcast_id) unique index.
-  const found = await sql<{
-    user_id: number;
-    id: number;
-    name: string;
-    creator: string | null;
-    image_url: string | null;
-  }>(
+  const found = await sql<PodcastRow & { user_id: number }>(
     em,
     `select up.user_id, p.id, p.name, p.creator, p.image_url
        from user_podcasts up join podcasts p on p.id = up.podcast_id
@@ -148,7 +150,7 @@ async function sharedPodcastsFor(
   const visible = new Set(found.map((row) => `${row.user_id}:${row.id}`));
   const info = new Map<number, FeedSharedPodcast>();
   for (const row of found) {
-    info.set(row.id, { id: row.id, name: row.name, creator: row.creator, imageUrl: row.image_url });
+    if (!info.has(row.id)) info.set(row.id, toSharedPodcast(row, artwork));
   }
   for (const { candidateId, podcastIds: ids } of wanted) {
     result.set(

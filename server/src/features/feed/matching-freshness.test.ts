@@ -8,6 +8,7 @@ import { initOrm, migrate } from '../../core/db/orm';
 import { calibrate, NO_SHARED_SHOW_CAP } from '../../core/matching/match-score';
 import { currentModel } from '../../core/matching/model';
 import { recomputeAll, recomputeUser, refreshIfStale } from '../../core/matching/precompute';
+import { testArtworkUrls } from '../../test/harness';
 import { ownDatabase } from '../../test/own-database';
 import { feedFor, loadViewer } from './feed.service';
 
@@ -31,7 +32,7 @@ describe('matching freshness and quality', () => {
       if (!viewer) throw new Error('missing viewer');
       tops.set(
         person.id,
-        (await feedFor(em, viewer, 'romantic')).slice(0, 10).map((item) => item.id),
+        (await feedFor(em, viewer, 'romantic', testArtworkUrls())).slice(0, 10).map((item) => item.id),
       );
     }
     return tops;
@@ -139,7 +140,7 @@ describe('matching freshness and quality', () => {
       const viewer = await loadViewer(em, person.id);
       if (!viewer) throw new Error('missing viewer');
       for (const intent of INTENTS) {
-        const items = await feedFor(em, viewer, intent);
+        const items = await feedFor(em, viewer, intent, testArtworkUrls());
         expect(items.length).toBeGreaterThan(0);
         let sawNonSharer = false;
         for (const item of items) {

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Intent, MatchView, ReportBody } from '@shared/index';
 import { UNDO_PASS_SERVER_WINDOW_SECONDS } from '@shared/index';
 import type { Redis } from 'ioredis';
+import type { ArtworkUrls } from '../../core/artwork/artwork-urls';
 import { blockedEitherWay, lockPair, sql } from '../../core/db/sql';
 import {
   type DecideResult,
@@ -164,6 +165,7 @@ export async function listMatches(
   viewerId: number,
   intent: Intent,
   page: { limit: number; offset: number },
+  artwork: ArtworkUrls,
 ): Promise<MatchView[]> {
   const rows = await sql<MatchRecord & PublicUserRow>(
     em,
@@ -183,6 +185,7 @@ export async function listMatches(
     em,
     viewerId,
     rows.map((row) => otherOf(row, viewerId)),
+    artwork,
   );
   return rows.map((row) => toMatchView(row, viewerId, toPublicUser(row, intent), shared.get(otherOf(row, viewerId))));
 }

@@ -32,14 +32,20 @@ export function matchesRoutes(deps: AppDeps): Router {
     deps.emitter.to(userIds.map((id) => rooms.user(id))).emit('match:removed', { matchId, intent });
 
   mount(router, api.listMatches, async ({ params, query, req }) =>
-    listMatches(req.em, params.userId, query.intent ?? (await currentIntentOf(req.em, params.userId)), query),
+    listMatches(
+      req.em,
+      params.userId,
+      query.intent ?? (await currentIntentOf(req.em, params.userId)),
+      query,
+      deps.artwork,
+    ),
   );
 
   mount(router, api.badges, async ({ params, req }) => badgesFor(req.em, params.userId));
 
-  mount(router, api.getUserMatch, async ({ match, auth, req }) => viewOf(req.em, match, auth.userId));
+  mount(router, api.getUserMatch, async ({ match, auth, req }) => viewOf(req.em, match, auth.userId, deps.artwork));
 
-  mount(router, api.getMatch, async ({ match, auth, req }) => viewOf(req.em, match, auth.userId));
+  mount(router, api.getMatch, async ({ match, auth, req }) => viewOf(req.em, match, auth.userId, deps.artwork));
 
   // The caller (user1Id, the access rule) sets only their own flag; the server orders the pair and scores it.
   mount(router, api.createMatch, async ({ body, auth, req }) => {
@@ -49,8 +55,8 @@ export function matchesRoutes(deps: AppDeps): Router {
       demoReplyDelayMs: replyDelayMs(deps.config.demoReplyDelay),
     });
     if (result.demoRepliesLater) await deps.outbox.relay();
-    const view = await viewOf(req.em, result.row, auth.userId);
-    if (result.becameMutual) await announceMutualMatch(req.em, deps.emitter, result.row, view);
+    const view = await viewOf(req.em, result.row, auth.userId, deps.artwork);
+    if (result.becameMutual) await announceMutualMatch(req.em, deps.emitter, deps.artwork, result.row, view);
     deps.badges.push(auth.userId, ...(result.becameMutual ? [result.otherId] : []));
     if (!body.user1Liked) await rememberPass(deps.redis, auth.userId, body.user2Id, body.intent, result.row.id);
     return { ...view, instantDemoMatch: result.instantDemoMatch };
@@ -65,12 +71,12 @@ export function matchesRoutes(deps: AppDeps): Router {
 
   // The flag is the caller's own.
   mount(router, api.updateMatch, async ({ match, body, auth, req }) =>
-    viewOf(req.em, await setFavorite(req.em, match, auth.userId, body.isFavorite), auth.userId),
+    viewOf(req.em, await setFavorite(req.em, match, auth.userId, body.isFavorite), auth.userId, deps.artwork),
   );
 
   // Clears the caller's unread badge for it.
   mount(router, api.markMatchSeen, async ({ match, auth, req }) => {
-    const view = await viewOf(req.em, await markSeen(req.em, match, auth.userId), auth.userId);
+    const view = await viewOf(req.em, await markSeen(req.em, match, auth.userId), auth.userId, deps.artwork);
     deps.badges.push(auth.userId);
     return view;
   });

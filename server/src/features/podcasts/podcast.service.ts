@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LIBRARY_LIMITS, type PodcastSummary } from '@shared/index';
+import { LIBRARY_LIMITS } from '@shared/index';
 import { PODCAST_MERGE_LOCK, storableText } from '../../core/db/entities';
 import { intArray, sql } from '../../core/db/sql';
 import { stageJob } from '../../core/jobs/outbox';
-import { type LibraryRow, toUserPodcastEntry } from '../../core/presenters/podcast.presenter';
+import type { LibraryRow, PodcastRow } from '../../core/presenters/podcast.presenter';
 import type { OpmlFeed } from './opml';
 
 /** The advisory-lock key space of per-person library writes (the second key is the user id). */
@@ -14,22 +14,23 @@ const LIBRARY_SELECT = `
          up.last_episode, up.source, p.name, p.creator, p.image_url, p.category
   from user_podcasts up join podcasts p on p.id = up.podcast_id`;
 
+// These answer rows; the routes present them (toUserPodcastEntry, with the artwork URLs signed).
+
 /** A page of a user's library (hidden entries included: only its owner may ask), most listened first. */
 export async function listLibrary(em: EntityManager, userId: number, page: { limit: number; offset: number }) {
-  const rows = await sql<LibraryRow>(
+  return sql<LibraryRow>(
     em,
     `${LIBRARY_SELECT} where up.user_id = ?
      order by up.times_listened desc, p.name asc, up.id asc
      limit ? offset ?`,
     [userId, page.limit, page.offset],
   );
-  return rows.map(toUserPodcastEntry);
 }
 
 /** One entry, only if it belongs to this user (others get nothing, not even its existence). */
-export async function findOwnEntry(em: EntityManager, entryId: number, userId: number) {
+export async function findOwnEntry(em: EntityManager, entryId: number, userId: number): Promise<LibraryRow | null> {
   const rows = await sql<LibraryRow>(em, `${LIBRARY_SELECT} where up.id = ? and up.user_id = ?`, [entryId, userId]);
-  return rows[0] ? toUserPodcastEntry(rows[0]) : null;
+  return rows[0] ?? null;
 }
 
 export async function setHidden(em: EntityManager, entryId: number, userId: number, hidden: boolean) {
@@ -231,9 +232,9 @@ export async function searchCatalog(
   query: string,
   limit: number,
   viewerId: number,
-): Promise<PodcastSummary[]> {
-  type Row = { id: number; name: string; creator: string | null; image_url: string | null; category: string | null };
-  const rows = await em.transactional(async (tx) => {
+): Promise<(PodcastRow & { category: string | null })[]> {
+  type Row = PodcastRow & { category: string | null };
+  return em.transactional(async (tx) => {
     // The default threshold (0.6) misses two typos in a short query; 0.35 still keeps noise out.
     const [normalised] = await sql<{ key: string | null }>(
       tx,
@@ -256,5 +257,4 @@ export async function searchCatalog(
       [prefix, wordPrefix, key, key, viewerId, key, prefix, wordPrefix, key, key, limit],
     );
   });
-  return rows.map((r) => ({ id: r.id, name: r.name, creator: r.creator, imageUrl: r.image_url, category: r.category }));
 }

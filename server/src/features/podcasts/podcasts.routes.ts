@@ -4,6 +4,7 @@ import { type Request, Router } from 'express';
 import multer from 'multer';
 import type { AppDeps } from '../../app-deps';
 import { stageJob } from '../../core/jobs/outbox';
+import { type LibraryRow, toPodcastSummary, toUserPodcastEntry } from '../../core/presenters/podcast.presenter';
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
 import { OPML_LIMITS, OpmlError, parseOpml } from './opml';
@@ -37,10 +38,13 @@ export function podcastsRoutes(deps: AppDeps): Router {
     await deps.outbox.relay();
     return result;
   };
+  const present = (row: LibraryRow) => toUserPodcastEntry(row, deps.artwork);
 
   // Access rules: shared/src/api/podcasts.ts. Others see someone's podcasts only through what
   // matching shows them (shared podcasts), and never the hidden ones.
-  mount(router, api.listUserPodcasts, async ({ params, query, req }) => listLibrary(req.em, params.userId, query));
+  mount(router, api.listUserPodcasts, async ({ params, query, req }) =>
+    (await listLibrary(req.em, params.userId, query)).map(present),
+  );
 
   mount(router, api.addUserPodcast, async ({ params, body, req }) => {
     let entry: Awaited<ReturnType<typeof addToLibrary>>;
@@ -51,7 +55,7 @@ export function podcastsRoutes(deps: AppDeps): Router {
       throw error;
     }
     if (!entry) throw notFound('Podcast not found.');
-    return entry;
+    return present(entry);
   });
 
   // The file is parsed and stored at once; feeds are read by the worker afterwards. The upload is
@@ -102,7 +106,7 @@ export function podcastsRoutes(deps: AppDeps): Router {
   mount(router, api.updateUserPodcast, async ({ entry, body, auth, req }) => {
     const updated = await changeLibrary(req, auth.userId, (tx) => setHidden(tx, entry.id, auth.userId, body.hidden));
     if (!updated) throw notFound('Podcast entry not found.');
-    return updated;
+    return present(updated);
   });
 
   mount(router, api.removeUserPodcast, async ({ entry, auth, req }) => {
@@ -112,7 +116,7 @@ export function podcastsRoutes(deps: AppDeps): Router {
   });
 
   mount(router, api.searchPodcasts, async ({ query, req, auth }) =>
-    searchCatalog(req.em, query.q, query.limit, auth.userId),
+    (await searchCatalog(req.em, query.q, query.limit, auth.userId)).map((row) => toPodcastSummary(row, deps.artwork)),
   );
 
   return router;

@@ -9,19 +9,13 @@ import {
   type ProfileDetails,
   type RecentListen,
 } from '@shared/index';
+import type { ArtworkUrls } from '../../core/artwork/artwork-urls';
 import { sql } from '../../core/db/sql';
 import { storedScore } from '../../core/matches/decide';
+import { type PodcastRow, toSharedPodcast } from '../../core/presenters/podcast.presenter';
 import { toPublicUser } from '../../core/presenters/user.presenter';
 import { sharedPodcastsWith } from '../matches/match.service';
 import { liveMutualMatch, publicUserRow } from '../users/user.service';
-
-interface PodcastRow {
-  id: number;
-  name: string;
-  creator: string | null;
-  image_url: string | null;
-}
-const podcastOf = (row: PodcastRow) => ({ id: row.id, name: row.name, creator: row.creator, imageUrl: row.image_url });
 
 /** The pair's live mutual match in the intent, and the match %: the match's, else the stored score. */
 async function matchBetween(em: EntityManager, viewerId: number, userId: number, intent: Intent) {
@@ -35,7 +29,9 @@ export async function profileDetails(
   viewerId: number,
   userId: number,
   intent: Intent,
+  artwork: ArtworkUrls,
 ): Promise<ProfileDetails> {
+  const podcastOf = (row: PodcastRow) => toSharedPodcast(row, artwork);
   const self = viewerId === userId;
   const user = toPublicUser(await publicUserRow(em, userId, intent), intent);
   const pair = self ? { match: null, matchPercentage: 100 } : await matchBetween(em, viewerId, userId, intent);
@@ -94,7 +90,7 @@ export async function profileDetails(
           [userId],
         )
       : [];
-  const shared = self ? undefined : (await sharedPodcastsWith(em, viewerId, [userId])).get(userId);
+  const shared = self ? undefined : (await sharedPodcastsWith(em, viewerId, [userId], artwork)).get(userId);
   const count = shared?.count ?? 0;
   return {
     user,
