@@ -75,6 +75,16 @@ const EnvSchema = ImageProxyEnvSchema.extend({
   // Development and tests only (refused in production): feed hosts an OPML import may name on any
   // port, as the worker's FEED_FETCH_ALLOWED_IPS lets it read them (local test feeds).
   FEED_FETCH_ALLOWED_IPS: z.string().default(''),
+  // The origin people browse (also the Bluesky client's, docs/bluesky.md); the page's CSP names its
+  // WebSocket origin (http/content-security-policy.ts). Unset: taken from each request's Host.
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine(
+      (text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol),
+      'an http(s) URL, e.g. https://podmatch.example',
+    )
+    .optional(),
   // Operators who send it in X-Health-Token see /api/health's details from anywhere (docs/operations.md).
   HEALTH_TOKEN: z.string().min(24, 'use at least 24 random characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -158,6 +168,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     media: loadMediaSettings(env),
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
+    /** scheme://host[:port] of PUBLIC_URL, or undefined. */
+    publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
     healthToken: e.HEALTH_TOKEN,
     feedFetchAllowedIps: e.FEED_FETCH_ALLOWED_IPS.split(',')
       .map((ip) => ip.trim())
