@@ -14,7 +14,8 @@ export default defineConfig({
         resolve,
         test: {
           name: 'server',
-          include: ['server/src/**/*.test.ts'],
+          // deploy/: the deployment files' checks (docker-compose.yml, Dockerfile, HAProxy).
+          include: ['server/src/**/*.test.ts', 'deploy/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['scripts/test/stack-setup.ts'],
           testTimeout: 20_000,

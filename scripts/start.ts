@@ -2,6 +2,7 @@
 // the client build, then the server and the worker. Ctrl-C or SIGTERM stops everything in order.
 import fs from 'node:fs';
 import path from 'node:path';
+import { exposedDevLoginWarning, loadListenSettings } from '@server/config';
 import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildClientIfStale } from './lib/client-build';
 import { localKey } from './lib/local-keys';
@@ -24,6 +25,12 @@ let stack: LocalStack | undefined;
 let proxy: LocalProxy | undefined;
 const children: AppProcess[] = [];
 let stopping = false;
+
+/** How this machine reaches a server listening on `host`: any wildcard address via loopback. */
+function localAddress(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
 
 function instanceCount(name: string): number {
   const text = process.env[name] ?? '1';
@@ -87,11 +94,15 @@ try {
     TOKEN_ENCRYPTION_KEY: localKey({ dataDir, log }, 'TOKEN_ENCRYPTION_KEY'),
     IMAGE_PROXY_KEY: localKey({ dataDir, log }, 'IMAGE_PROXY_KEY'),
   };
+  // Where the way in (the server, or the local proxy before several) listens: this machine only
+  // outside production unless HOST says otherwise (server/src/config.ts, defaultHost).
+  const listen = loadListenSettings(env);
   if (serverInstances === 1) {
     children.push(startAppProcess('server', env, runDir));
   } else {
-    // Each server on its own port on 127.0.0.1; the proxy on PORT is the only way in, and the
-    // servers believe the X-Forwarded-For it adds (rate limits count the browser's address).
+    // Each server on its own port on 127.0.0.1; the proxy on PORT (on HOST, like a single server)
+    // is the only way in, and the servers believe the X-Forwarded-For it adds (rate limits count
+    // the browser's address).
     for (let i = 1; i <= serverInstances; i++) {
       const serverEnv = { ...env, PORT: String(port + i), HOST: '127.0.0.1', TRUST_PROXY: 'loopback' };
       children.push(startAppProcess('server', serverEnv, runDir, `server-${i}`));
@@ -109,16 +120,19 @@ try {
   }
   const servers = children.filter((c) => c.name.startsWith('server'));
   if (serverInstances === 1) {
-    await waitForHealthy(`http://127.0.0.1:${port}`, servers[0]!.child);
+    await waitForHealthy(`http://${localAddress(listen.host)}:${port}`, servers[0]!.child);
   } else {
     await Promise.all(servers.map((s, i) => waitForHealthy(`http://127.0.0.1:${port + i + 1}`, s.child)));
     const targets = servers.map((_, i) => port + i + 1);
-    proxy = await startLocalProxy({ port, targets, log });
+    proxy = await startLocalProxy({ port, host: listen.host, targets, log });
+    const exposed = exposedDevLoginWarning(listen.host, listen.allowDevLogin);
+    if (exposed) log(`WARNING: ${exposed}`);
     log(
       `${serverInstances} servers (ports ${targets.join(', ')}) behind the local proxy, ${workerInstances} worker(s)`,
     );
   }
-  log(`PodMatch is running at http://localhost:${port}  (Ctrl-C to stop)`);
+  const shown = localAddress(listen.host) === '127.0.0.1' ? 'localhost' : localAddress(listen.host);
+  log(`PodMatch is running at http://${shown}:${port}  (Ctrl-C to stop)`);
 } catch (error) {
   console.error(`[launcher] ${(error as Error).message}`);
   await stopAll(1);

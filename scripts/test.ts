@@ -10,7 +10,7 @@ import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildClient } from './lib/client-build';
 import { freePort, type LocalStack, recreateDatabase, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
-import { ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
+import { DEPLOY_CHECK_TOOLS, ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
 
 const root = process.cwd();
 const log = (line: string) => console.log(`[test] ${line}`);
@@ -130,8 +130,9 @@ try {
   await tier('unit', async () => vitest(['shared', 'client'], process.env));
 
   const serviceEnv = async (): Promise<NodeJS.ProcessEnv> => {
-    // Uploads are checked with ffprobe; the worker renders with ffmpeg and espeak-ng.
-    ensureDebianPackages(VIDEO_TOOLS, log);
+    // Uploads are checked with ffprobe; the worker renders with ffmpeg and espeak-ng; the server tier
+    // also checks the deployment files (deploy/deploy-files.test.ts).
+    ensureDebianPackages([...VIDEO_TOOLS, ...DEPLOY_CHECK_TOOLS], log);
     const s = await ensureStack();
     return { ...process.env, PODMATCH_TEST_POSTGRES: s.postgresBaseUrl, PODMATCH_TEST_REDIS: s.redisUrl };
   };

@@ -19,6 +19,7 @@ export interface LocalProxy {
 
 interface Options {
   port: number;
+  /** Where to listen: this machine only unless told otherwise (the launcher passes HOST). */
   host?: string;
   /** The server instances' ports on 127.0.0.1. */
   targets: number[];
@@ -30,7 +31,7 @@ function cookieInstance(header: string | undefined): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-export async function startLocalProxy({ port, host = '0.0.0.0', targets, log }: Options): Promise<LocalProxy> {
+export async function startLocalProxy({ port, host = '127.0.0.1', targets, log }: Options): Promise<LocalProxy> {
   // Every instance counts as up until a check says otherwise (they were healthy when we started).
   const alive = targets.map(() => true);
   let next = 0;

@@ -34,3 +34,14 @@ export const VIDEO_TOOLS = [
   { binary: process.env.ESPEAK_PATH ?? '/usr/bin/espeak-ng', packages: ['espeak-ng'] },
   { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', packages: ['fonts-dejavu-core'] },
 ];
+
+/**
+ * What the deployment-file checks run (deploy/deploy-files.test.ts): HAProxy to check and run
+ * deploy/haproxy.cfg, docker-compose to resolve docker-compose.yml without a Docker engine (its
+ * Python library also applies .dockerignore), and Debian's Python with YAML to read both.
+ */
+export const DEPLOY_CHECK_TOOLS = [
+  { binary: '/usr/sbin/haproxy', packages: ['haproxy'] },
+  { binary: '/usr/bin/docker-compose', packages: ['docker-compose'] },
+  { binary: '/usr/lib/python3/dist-packages/yaml/__init__.py', packages: ['python3-yaml'] },
+];

@@ -17,6 +17,7 @@ import { spotifyRoutes } from './features/spotify/spotify.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { videosRoutes } from './features/videos/videos.routes';
 import { authenticate } from './http/authenticate';
+import { contentSecurityPolicy } from './http/content-security-policy';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
 import { rateLimitRoutes } from './http/rate-limits';
@@ -29,23 +30,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
-  const media = deps.config.media;
-  // Pictures on a media CDN (MEDIA_PUBLIC_URL) are ours and load from there, as videos do.
-  const mediaOrigin = media.driver === 's3' && media.publicUrl ? [new URL(media.publicUrl).origin] : [];
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // Remote artwork only through our image proxy (docs/image-proxy.md): none straight from elsewhere.
-          'img-src': ["'self'", 'data:', 'blob:', ...mediaOrigin],
-          'media-src': ["'self'", 'blob:', 'https:'],
-          'connect-src': ["'self'", 'ws:', 'wss:'],
-          'frame-src': ['https://player.vimeo.com'],
-          'upgrade-insecure-requests': deps.config.isProduction ? [] : null,
-        },
-      },
-    }),
-  );
+  app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(deps.config) }));
 
   app.use('/api', express.json({ limit: LIMITS.jsonBodyMaxBytes }));
   app.use('/api', requestContext(deps.orm));

@@ -17,7 +17,8 @@ const EnvSchema = ImageProxyEnvSchema.extend({
   // Unset means production: development conveniences (dev login) must be asked for explicitly.
   NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
-  HOST: z.string().default('0.0.0.0'),
+  // Unset: loopback outside production (defaultHost below).
+  HOST: z.string().trim().min(1).optional(),
   DATABASE_URL: z.string().url(),
   REDIS_URL: z.string().url(),
   ALLOW_DEV_LOGIN: bool.optional(),
@@ -77,6 +78,16 @@ const EnvSchema = ImageProxyEnvSchema.extend({
   // Development and tests only (refused in production): feed hosts an OPML import may name on any
   // port, as the worker's FEED_FETCH_ALLOWED_IPS lets it read them (local test feeds).
   FEED_FETCH_ALLOWED_IPS: z.string().default(''),
+  // The origin people browse (also the Bluesky client's, docs/bluesky.md); the page's CSP names its
+  // WebSocket origin (http/content-security-policy.ts). Unset: taken from each request's Host.
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine(
+      (text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol),
+      'an http(s) URL, e.g. https://podmatch.example',
+    )
+    .optional(),
   // Operators who send it in X-Health-Token see /api/health's details from anywhere (docs/operations.md).
   HEALTH_TOKEN: z.string().min(24, 'use at least 24 random characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -98,6 +109,42 @@ const EnvSchema = ImageProxyEnvSchema.extend({
 
 export type AppConfig = ReturnType<typeof loadConfig>;
 
+/**
+ * Where a server (or the local proxy of `npm start`) listens when HOST is unset: every interface in
+ * production, this machine only otherwise, since development and test mode turn dev login on and
+ * anyone who could reach the port could then sign in as anyone.
+ */
+export function defaultHost(nodeEnv: string | undefined): string {
+  return (nodeEnv ?? 'production') === 'production' ? '0.0.0.0' : '127.0.0.1';
+}
+
+const devLoginOn = (e: { NODE_ENV: string; ALLOW_DEV_LOGIN?: boolean | undefined }) =>
+  e.ALLOW_DEV_LOGIN ?? (e.NODE_ENV === 'development' || e.NODE_ENV === 'test');
+
+/** HOST and whether dev login is on, for the launcher's local proxy (scripts/start.ts). */
+export function loadListenSettings(env: NodeJS.ProcessEnv): { host: string; allowDevLogin: boolean } {
+  const e = parseSettings(EnvSchema.pick({ NODE_ENV: true, HOST: true, ALLOW_DEV_LOGIN: true }), env);
+  return { host: e.HOST ?? defaultHost(e.NODE_ENV), allowDevLogin: devLoginOn(e) };
+}
+
+/** A listen address only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === '::1') return true;
+  if (net.isIPv4(h)) return h.startsWith('127.');
+  // An IPv4-mapped IPv6 loopback address (::ffff:127.0.0.1).
+  return /^::ffff:127\./.test(h);
+}
+
+/** The warning for an operator who bound dev login to other machines' reach (HOST), or null. */
+export function exposedDevLoginWarning(host: string, allowDevLogin: boolean): string | null {
+  if (!allowDevLogin || isLoopbackHost(host)) return null;
+  return `dev login is on and HOST=${host} lets other machines reach it: anyone there can sign in as anyone. Use HOST=127.0.0.1, or NODE_ENV=production.`;
+}
+
 /** Reads and checks the environment once; a bad setting stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const e = parseSettings(EnvSchema, env);
@@ -109,12 +156,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     env: e.NODE_ENV,
     isProduction,
     port: e.PORT,
-    host: e.HOST,
-    databaseUrl: e.DATABASE_URL,
-    redisUrl: e.REDIS_URL,
+    host: e.HOST ?? defaultHost(e.NODE_ENV),
     // Dev login fails closed: on only when the process is explicitly in development (or test) mode,
     // as `npm start` sets it, or when ALLOW_DEV_LOGIN=true says so.
-    allowDevLogin: e.ALLOW_DEV_LOGIN ?? (e.NODE_ENV === 'development' || e.NODE_ENV === 'test'),
+    allowDevLogin: devLoginOn(e),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     tokenTtlMs: e.TOKEN_TTL_DAYS * 24 * 3600 * 1000,
     tokenRotateAfterMs: e.TOKEN_ROTATE_AFTER_SECONDS * 1000,
     tokenRotationGraceMs: e.TOKEN_ROTATION_GRACE_SECONDS * 1000,
@@ -125,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     clientDistDir: path.resolve(e.CLIENT_DIST_DIR),
     uploadTempDir: path.resolve(e.UPLOAD_TEMP_DIR),
     trustProxy: e.TRUST_PROXY,
+    /** scheme://host[:port] of PUBLIC_URL, or undefined. */
+    publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
     healthToken: e.HEALTH_TOKEN,
     feedFetchAllowedIps: e.FEED_FETCH_ALLOWED_IPS.split(',')
       .map((ip) => ip.trim())

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
 import type { AppDeps } from './app-deps';
-import type { AppConfig } from './config';
+import { type AppConfig, exposedDevLoginWarning } from './config';
 import { ArtworkUrls } from './core/artwork/artwork-urls';
 import { createBlueskyClient } from './core/atproto/bluesky-client';
 import { initOrm } from './core/db/orm';
@@ -85,6 +85,9 @@ export async function startServer(
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  // HOST is the operator's choice, but an exposed dev login must not go unnoticed.
+  const exposed = exposedDevLoginWarning(config.host, config.allowDevLogin);
+  if (exposed) logger.warn(exposed);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
