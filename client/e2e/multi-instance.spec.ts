@@ -1,6 +1,6 @@
 import { type Browser, expect, test } from '@playwright/test';
 import { CHAT_TEXTS } from '../../shared/src/constants';
-import { like, type Person, signIn } from './helpers';
+import { like, type Person, shareAShow, signIn } from './helpers';
 
 // The browser tests run against two server instances behind the local proxy (scripts/test.ts,
 // scripts/lib/local-proxy.ts), which keeps each browser on one instance with a cookie and says in a
@@ -28,6 +28,7 @@ test('two people on different server instances match and chat live', async ({ br
       await expect(person.page.getByText('No matches yet')).toBeVisible();
     }
     // B likes A through instance 1, then A likes B through instance 0: both see the match, live.
+    await shareAShow(a, b);
     await like(b.page.request, b, a);
     await like(a.page.request, a, b);
     const cardOnA = a.page.getByTestId('match-card').filter({ hasText: b.name });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible, expectTapTargets } from './a11y';
-import { authHeaders, like, type Person, signInSetUp, toasts, updateUser } from './helpers';
+import { authHeaders, like, type Person, shareAShow, signInSetUp, toasts, updateUser } from './helpers';
 
 // Issue 11: the own profile (SPEC section 2, "Own profile"): profile information, picture upload
 // with a real progress bar, the listening quiz, and the person's own data (download and delete).
@@ -156,6 +156,7 @@ test("deleting the account removes the match from the other person's open Matche
   try {
     const a = await person(await contextA.newPage(), 'profdelA', 'Alex Leaving');
     const b = await person(await contextB.newPage(), 'profdelB', 'Blair Staying');
+    await shareAShow(a, b);
     await like(b.page.request, b, a);
     await like(a.page.request, a, b);
 

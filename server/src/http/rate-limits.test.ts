@@ -359,6 +359,7 @@ describe('rate limits across two server instances', () => {
           headers: via(address()),
           body: { user1Id: from.id, user2Id: to.id, intent: 'professional', user1Liked: true },
         });
+      await shareAShow([[a, b]]);
       await like(a, b);
       const matchId = (await like(b, a)).json.id as number;
       const allowance = Math.round(RATE_LIMIT_POLICIES.messages.perIp.points * scale);

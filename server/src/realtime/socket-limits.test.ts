@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_POLICIES } from '../http/rate-limits';
 import { exited, startServerProcess } from '../test/app-process';
 import { EventLog, emitRaw, type Person } from '../test/chat-flow';
+import { shareAShow } from '../test/feed-fixture';
 import {
   collectEvents,
   startTestServer,
@@ -39,9 +40,10 @@ async function signIn(server: TestClient): Promise<Person> {
   return { token: res.json.token, id: res.json.user.id };
 }
 
-/** Two fresh people who liked each other: their match id. */
+/** Two fresh people, each in the other's feed, who liked each other: their match id. */
 async function mutualPair(server: TestClient): Promise<{ a: Person; b: Person; matchId: number }> {
   const [a, b] = await Promise.all([signIn(server), signIn(server)]);
+  await shareAShow([[a, b]]);
   const like = (from: Person, to: Person) =>
     server.call('POST', '/api/matches', {
       token: from.token,
