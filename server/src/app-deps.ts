@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { AppConfig } from './config';
 import type { ArtworkUrls } from './core/artwork/artwork-urls';
 import type { BlueskyClient } from './core/atproto/bluesky-client';
+import type { DatabaseOutageWatch } from './core/db/outage';
 import type { JobQueue } from './core/jobs/job-queue';
 import type { OutboxRelay } from './core/jobs/outbox';
 import type { Logger } from './core/logger';
@@ -34,5 +35,7 @@ export interface AppDeps {
   limits: RateLimits;
   /** The AT Protocol OAuth client of the Bluesky link (docs/bluesky.md); null where it cannot work. */
   bluesky: BlueskyClient | null;
+  /** Told of every 503 for a database outage; tells the sockets to catch up once it is over. */
+  databaseOutage: DatabaseOutageWatch;
   logger: Logger;
 }

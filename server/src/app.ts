@@ -57,6 +57,6 @@ export function createApp(deps: AppDeps): Express {
   else app.use('/media', (_req, _res, next) => next(notFound('No such file.')));
   serveClient(app, deps.config.clientDistDir);
 
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, deps.databaseOutage));
   return app;
 }

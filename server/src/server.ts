@@ -6,6 +6,7 @@ import { type AppConfig, exposedDevLoginWarning } from './config';
 import { ArtworkUrls } from './core/artwork/artwork-urls';
 import { createBlueskyClient } from './core/atproto/bluesky-client';
 import { initOrm } from './core/db/orm';
+import { DatabaseOutageWatch } from './core/db/outage';
 import { JobQueue } from './core/jobs/job-queue';
 import { OutboxRelay } from './core/jobs/outbox';
 import { createLogger, type Logger } from './core/logger';
@@ -65,6 +66,7 @@ export async function startServer(
     limits,
     chat: new ChatService({ emitter, badges, limits }),
     bluesky: await createBlueskyClient({ config: config.atproto, orm, redis, tokenKey: config.spotify.tokenKey }),
+    databaseOutage: new DatabaseOutageWatch(orm, logger),
   };
   const app = createApp(deps);
   // Uploads delete their own temp files; this catches what a killed server left.
@@ -101,6 +103,7 @@ export async function startServer(
       server.close();
       server.closeIdleConnections();
       uploadSweeper.stop();
+      deps.databaseOutage.close();
       const drainUntil = Date.now() + DRAIN_MS;
       while (inFlight > 0 && Date.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 20));
       await realtime.close();

@@ -10,6 +10,9 @@ export const apiNotFound: RequestHandler = (req, res) => {
   res.status(404).json(body);
 };
 
+/** The error code of a 503 for the database being away. */
+export const DATABASE_UNAVAILABLE = 'service_unavailable';
+
 interface BodyParserError {
   type?: string;
   status?: number;
@@ -20,11 +23,13 @@ interface BodyParserError {
  * Turns every error into a JSON answer. Caller mistakes get a 4xx with a message; anything else
  * is logged and answered with a generic 500 that never carries a stack trace.
  */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, databaseOutage?: { noticed(): void }): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const body = toErrorBody(error);
-    if (body.status === 503) logger.warn(`${req.method} ${req.originalUrl}: the database is unavailable`);
-    else if (body.status >= 500) logger.error(`${req.method} ${req.originalUrl} failed`, error);
+    if (body.body.error === DATABASE_UNAVAILABLE) {
+      logger.warn(`${req.method} ${req.originalUrl}: the database is unavailable`);
+      databaseOutage?.noticed();
+    } else if (body.status >= 500) logger.error(`${req.method} ${req.originalUrl} failed`, error);
     if (res.headersSent) return;
     if (error instanceof HttpError && error.headers) res.set(error.headers);
     if (body.headers) res.set(body.headers);
@@ -50,7 +55,7 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody; 
       status: 503,
       headers: { 'Retry-After': '2' },
       body: {
-        error: 'service_unavailable',
+        error: DATABASE_UNAVAILABLE,
         message: 'The service is briefly unavailable. Please try again in a moment.',
       },
     };

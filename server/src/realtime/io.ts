@@ -5,6 +5,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import proxyaddr from 'proxy-addr';
 import { Server, type Socket } from 'socket.io';
+import type { DatabaseOutageWatch } from '../core/db/outage';
 import type { Logger } from '../core/logger';
 import type { RealtimeEmitter } from '../core/realtime/emitter';
 import { watchRedis } from '../core/realtime/watch-redis';
@@ -35,6 +36,7 @@ export function createRealtime(
     chat: ChatService;
     emitter: RealtimeEmitter;
     limits: RateLimits;
+    databaseOutage: DatabaseOutageWatch;
   },
   /** Express's compiled TRUST_PROXY ('trust proxy fn'), so a socket's address is the one its requests have. */
   trustProxy: (address: string, hop: number) => boolean,
@@ -46,6 +48,9 @@ export function createRealtime(
   watchRedis(sub, 'socket adapter (sub)', deps.logger);
   io.adapter(createAdapter(pub, sub));
   resyncAfterRedisOutage(io, [deps.redis, pub, sub]);
+  // And after a database outage: a commit whose answer was lost was never announced (core/db/outage.ts).
+  // To every server's sockets (Redis carries it): the person it was for may be connected elsewhere.
+  deps.databaseOutage.onRecovered(() => io.emit('realtime:resync', {}));
   const chat = new ChatRealtime(io, deps);
   const cap = new SocketCap(io, deps.redis, deps.logger);
 

@@ -93,9 +93,17 @@ describe('PostgreSQL restarted under chat load', () => {
         });
         // A socket that dropped meanwhile missed what was sent while it was away: the app then asks
         // for everything after its last message (docs/chat.md), and so does this receiver, below.
-        const receiver = { socket, shown, reconnected: false };
+        const receiver = { socket, shown, reconnected: false, resyncs: 0 };
         socket.io.on('reconnect', () => {
           receiver.reconnected = true;
+        });
+        // Told once the database answers again that events may be missing (a commit whose answer
+        // was lost is never announced): the app then catches up, and so does this receiver.
+        socket.on('realtime:resync', () => {
+          receiver.resyncs++;
+          void catchUpWhenAnswered(b, matchId).then((messages) => {
+            for (const message of messages) shown.set(message.id, message);
+          });
         });
         return receiver;
       }),
@@ -134,6 +142,18 @@ describe('PostgreSQL restarted under chat load', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       throw new Error('a send was never acknowledged');
+    }
+
+    /** The conversation from the start, asked until the database answers. */
+    async function catchUpWhenAnswered(viewer: Person, matchId: number): Promise<Message[]> {
+      for (let tries = 0; tries < 100; tries++) {
+        const res = await client
+          .call('GET', `/api/users/${viewer.id}/matches/${matchId}/messages?after=0&limit=100`, { token: viewer.token })
+          .catch(() => ({ status: 0, json: null }));
+        if (res.status === 200) return res.json as Message[];
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the conversation never answered');
     }
 
     const acknowledged = pairs.map(() => new Set<number>());
@@ -187,12 +207,15 @@ describe('PostgreSQL restarted under chat load', () => {
         `stored ${stored}, delivered ${delivered}, duplicated ${stored - sent}, ` +
         `answered 503 meanwhile ${answers.get(503) ?? 0}, answered 500 ${answers.get(500) ?? 0}, ` +
         `database down ${upAt - downAt} ms, sends acknowledged again ${backMs} ms after it was up, ` +
-        `receivers reconnected (caught up over REST) ${reconnected}/${receivers.length}`,
+        `receivers reconnected (caught up over REST) ${reconnected}/${receivers.length}, ` +
+        `resync events ${receivers.reduce((n, r) => n + r.resyncs, 0)}`,
     );
     expect(stored).toBe(sent);
     expect(delivered).toBe(sent);
     expect(answers.get(500) ?? 0).toBe(0);
     expect(answers.get(503) ?? 0).toBeGreaterThan(0);
+    // Every receiver was told to catch up once the database was back.
+    expect(receivers.every((r) => r.resyncs > 0)).toBe(true);
     expect(backMs).toBeLessThan(10_000);
     // The same server processes throughout.
     expect(servers.every((s) => s.exitCode === null && s.signalCode === null)).toBe(true);

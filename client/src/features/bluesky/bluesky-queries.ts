@@ -37,9 +37,14 @@ export function useLinkBluesky(userId: number) {
 /** Back with `?bluesky_link=<code>`: this signed-in account claims the approved link. */
 export function useFinishBluesky(userId: number) {
   const refresh = useRefreshBluesky(userId);
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (code: string) => apiRequest(api.blueskyFinish, { params: { userId }, body: { code } }),
-    onSuccess: (status) => {
+    onSuccess: async (status) => {
+      // The answer is the link as stored: shown at once, whatever a status read begun before it says.
+      const key = blueskyStatusQuery(userId).queryKey;
+      await queryClient.cancelQueries({ queryKey: key });
+      if (status) queryClient.setQueryData(key, status);
       toast({
         title: BLUESKY_TEXTS.linked,
         description: status?.handle ? `Your matches now see @${status.handle}.` : '',

@@ -15,7 +15,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Server, Socket } from 'socket.io';
 import type { Logger } from '../../core/logger';
 import type { RealtimeEmitter } from '../../core/realtime/emitter';
-import { toErrorBody } from '../../http/error-handler';
+import { DATABASE_UNAVAILABLE, toErrorBody } from '../../http/error-handler';
 import { notFound, unauthorized } from '../../http/errors';
 import { parsePart } from '../../http/route';
 import type { SessionService } from '../auth/session.service';
@@ -28,6 +28,7 @@ type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<stri
 
 export interface ChatSocketDeps {
   orm: MikroORM;
+  databaseOutage: { noticed(): void };
   chat: ChatService;
   sessions: SessionService;
   emitter: RealtimeEmitter;
@@ -178,7 +179,8 @@ export class ChatRealtime {
         reply({ ok: true, data: await run(em, data, socket.data.userId) });
       } catch (error) {
         const answer = toAckError(error);
-        if (answer.status >= 500) this.deps.logger.error(`socket ${event} failed`, error);
+        if (answer.code === DATABASE_UNAVAILABLE) this.deps.databaseOutage.noticed();
+        else if (answer.status >= 500) this.deps.logger.error(`socket ${event} failed`, error);
         reply({ ok: false, error: answer });
       }
     });
