@@ -1,8 +1,28 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Import aliases (@shared, @server, and the client's @/) are defined once, in the tsconfig files.
 const resolve = { tsconfigPaths: true };
+
+// The slow fault tests: real processes killed and restarted (servers, workers, Redis, PostgreSQL),
+// each timing its own outage. A tier of their own ('faults'), one file at a time.
+const FAULT_TESTS = [
+  'server/src/realtime/failover.test.ts',
+  'server/src/realtime/redis-restart.test.ts',
+  'server/src/realtime/postgres-restart.test.ts',
+  'server/src/core/jobs/outbox.test.ts',
+  'worker/src/video-reliability.test.ts',
+  'worker/src/jobs-under-faults.test.ts',
+];
+
+// Service tiers: real PostgreSQL and Redis (scripts/test/stack-setup.ts), each test file on a
+// database and a Redis database of its own (scripts/test/file-setup.ts), so files run side by side.
+const services = {
+  environment: 'node' as const,
+  globalSetup: ['scripts/test/stack-setup.ts'],
+  setupFiles: ['scripts/test/file-setup.ts'],
+  hookTimeout: 60_000,
+};
 
 // One project per tier; `npx vitest run --project <name>` runs one alone.
 export default defineConfig({
@@ -13,25 +33,35 @@ export default defineConfig({
       {
         resolve,
         test: {
+          ...services,
           name: 'server',
           // deploy/: the deployment files' checks (docker-compose.yml, Dockerfile, HAProxy).
           include: ['server/src/**/*.test.ts', 'deploy/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['scripts/test/stack-setup.ts'],
+          exclude: [...configDefaults.exclude, ...FAULT_TESTS],
           testTimeout: 20_000,
-          hookTimeout: 60_000,
-          fileParallelism: false,
+          // Most of a test's time is spent waiting on sockets, timers and the database: more files than
+          // cores keep both busy.
+          maxWorkers: 4,
         },
       },
       {
         resolve,
         test: {
+          ...services,
           name: 'worker',
           include: ['worker/src/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['scripts/test/stack-setup.ts'],
+          exclude: [...configDefaults.exclude, ...FAULT_TESTS],
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          maxWorkers: 4,
+        },
+      },
+      {
+        resolve,
+        test: {
+          ...services,
+          name: 'faults',
+          include: FAULT_TESTS,
+          testTimeout: 30_000,
           fileParallelism: false,
         },
       },

@@ -1,21 +1,36 @@
 // `npm test`: static checks, then every test tier against real services:
-//   static (typecheck + lint) -> shared + client (vitest) -> server (vitest, Postgres + Redis)
-//   -> worker (vitest, Postgres + Redis + a real worker) -> e2e (Playwright in Chromium, full stack).
+//   static (typecheck + lint), unit (shared + client, vitest), server (vitest, Postgres + Redis),
+//   worker (vitest, Postgres + Redis + real workers), faults (vitest: processes killed and services
+//   restarted), e2e (Playwright in Chromium, full stack). PHASES below says which run side by side.
 // `npm test -- --only server,e2e` runs some tiers. Ends with one line "N passed, N failed".
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareDatabase } from '@server/core/db/prepare-database';
-import { buildClient } from './lib/client-build';
-import { freePort, type LocalStack, recreateDatabase, startLocalStack } from './lib/local-stack';
+import {
+  freePort,
+  type LocalStack,
+  recreateDatabase,
+  startLocalStack,
+  TEST_POSTGRES_SETTINGS,
+} from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
 import { DEPLOY_CHECK_TOOLS, ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
 
 const root = process.cwd();
 const log = (line: string) => console.log(`[test] ${line}`);
-const TIERS = ['static', 'unit', 'server', 'worker', 'e2e'] as const;
+const TIERS = ['static', 'unit', 'server', 'worker', 'faults', 'e2e'] as const;
 type Tier = (typeof TIERS)[number];
+
+/**
+ * The tiers in order; the tiers of one phase run side by side, each with its output in
+ * test-results/<tier>.log, printed whole when it ends. On 2 cores: most of a service test's time is
+ * spent waiting (sockets, timers, the database), so the server and worker tiers share the cores well.
+ * The fault tests time outages of their own and the browser tests run against one shared stack:
+ * each of those has the machine to itself.
+ */
+const PHASES: Tier[][] = [['static', 'unit'], ['server', 'worker'], ['faults'], ['e2e']];
 
 const onlyArg = process.argv.indexOf('--only');
 const selected = new Set<Tier>(
@@ -35,7 +50,11 @@ const results: TierResult[] = [];
 let stack: LocalStack | undefined;
 const apps: AppProcess[] = [];
 
+/** The tiers' commands still running, stopped if this process is. */
+const running = new Set<ChildProcess>();
+
 async function cleanup() {
+  for (const child of running) child.kill('SIGTERM');
   await Promise.all(apps.map((a) => a.stop()));
   await stack?.stop();
 }
@@ -43,33 +62,73 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void cleanup().then(() => process.exit(130)));
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): boolean {
-  log(`$ ${[command, ...args].join(' ')}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
-  return result.status === 0;
+/** Where a tier's commands write: the terminal, or its log file when it runs beside another tier. */
+type Output = 'inherit' | number;
+
+function run(output: Output, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  const line = `[test] $ ${[command, ...args].join(' ')}\n`;
+  if (output === 'inherit') process.stdout.write(line);
+  else fs.writeSync(output, line);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', output, output], env });
+    running.add(child);
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code === 0);
+    });
+  });
 }
 
 const node = process.execPath;
 const bin = (pkg: string, file: string) => path.join(root, 'node_modules', pkg, file);
 
-async function tier(name: Tier, body: () => Promise<Omit<TierResult, 'tier' | 'seconds'>>) {
-  if (!selected.has(name)) return;
-  log(`---- ${name} ----`);
+type Outcome = Omit<TierResult, 'tier' | 'seconds'>;
+
+async function tier(name: Tier, output: Output, body: (output: Output) => Promise<Outcome>): Promise<void> {
   const started = Date.now();
-  let outcome: Omit<TierResult, 'tier' | 'seconds'>;
+  let outcome: Outcome;
   try {
-    outcome = await body();
+    outcome = await body(output);
   } catch (error) {
-    console.error(`[test] ${name} could not run: ${(error as Error).stack ?? error}`);
+    const message = `[test] ${name} could not run: ${(error as Error).stack ?? error}\n`;
+    if (output === 'inherit') process.stderr.write(message);
+    else fs.writeSync(output, message);
     outcome = { ok: false, passed: 0, failed: 1 };
   }
   results.push({ tier: name, ...outcome, seconds: Math.round((Date.now() - started) / 100) / 10 });
 }
 
-function vitest(projects: string[], env: NodeJS.ProcessEnv): Omit<TierResult, 'tier' | 'seconds'> {
+/** Runs the selected tiers of a phase; beside each other, each one's output goes to its log file. */
+async function phase(tiers: Tier[]): Promise<void> {
+  const chosen = tiers.filter((t) => selected.has(t));
+  if (chosen.length === 1) {
+    const [only] = chosen as [Tier];
+    log(`---- ${only} ----`);
+    return tier(only, 'inherit', bodies[only]);
+  }
+  if (chosen.length === 0) return;
+  log(`---- ${chosen.join(' + ')} (side by side; output in test-results/<tier>.log, printed as each ends) ----`);
+  await Promise.all(
+    chosen.map(async (name) => {
+      const file = path.join(reportDir, `${name}.log`);
+      const fd = fs.openSync(file, 'w');
+      try {
+        await tier(name, fd, bodies[name]);
+      } finally {
+        fs.closeSync(fd);
+      }
+      log(`---- ${name} (${file}) ----`);
+      process.stdout.write(fs.readFileSync(file));
+    }),
+  );
+}
+
+async function vitest(output: Output, projects: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
   const jsonFile = path.join(reportDir, `vitest-${projects.join('-')}.json`);
   fs.rmSync(jsonFile, { force: true });
-  const ok = run(
+  const ok = await run(
+    output,
     node,
     [
       bin('vitest', 'vitest.mjs'),
@@ -104,42 +163,50 @@ async function waitForUrl(url: string, child: AppProcess['child'], timeoutMs = 3
   throw new Error(`${url} did not answer within ${timeoutMs / 1000}s`);
 }
 
-async function ensureStack(): Promise<LocalStack> {
-  stack ??= await startLocalStack({
+let stackStarting: Promise<LocalStack> | undefined;
+/** One local stack for the service tiers, started by the first that needs it. */
+function ensureStack(): Promise<LocalStack> {
+  stackStarting ??= startLocalStack({
     dataDir: path.join(root, '.data/test'),
     database: 'postgres',
     persistRedis: false,
+    postgresSettings: TEST_POSTGRES_SETTINGS,
     log,
+  }).then((started) => {
+    stack = started;
+    return started;
   });
-  return stack;
+  return stackStarting;
 }
 
-try {
-  await tier('static', async () => {
+// Uploads are checked with ffprobe; the worker renders with ffmpeg and espeak-ng; the server tier
+// also checks the deployment files (deploy/deploy-files.test.ts).
+async function serviceEnv(): Promise<NodeJS.ProcessEnv> {
+  ensureDebianPackages([...VIDEO_TOOLS, ...DEPLOY_CHECK_TOOLS], log);
+  const s = await ensureStack();
+  // The cluster; each vitest tier starts the Redis servers of its own (scripts/test/stack-setup.ts).
+  return { ...process.env, PODMATCH_TEST_POSTGRES: s.postgresBaseUrl };
+}
+
+const bodies: Record<Tier, (output: Output) => Promise<Outcome>> = {
+  static: async (output) => {
     const checks = [
-      run(node, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json']),
-      run(node, [bin('typescript', 'bin/tsc'), '-p', 'client/tsconfig.json']),
-      run(node, [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']),
+      await run(output, node, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json']),
+      await run(output, node, [bin('typescript', 'bin/tsc'), '-p', 'client/tsconfig.json']),
+      await run(output, node, [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']),
       // The import boundaries must refuse a forbidden import (scripts/lint/boundary-probe.ts).
-      run(node, ['--import', 'tsx', 'scripts/lint/boundary-probe.ts']),
+      await run(output, node, ['--import', 'tsx', 'scripts/lint/boundary-probe.ts']),
     ];
     const passed = checks.filter(Boolean).length;
     return { ok: passed === checks.length, passed, failed: checks.length - passed };
-  });
+  },
 
-  await tier('unit', async () => vitest(['shared', 'client'], process.env));
+  unit: (output) => vitest(output, ['shared', 'client'], process.env),
+  server: async (output) => vitest(output, ['server'], await serviceEnv()),
+  worker: async (output) => vitest(output, ['worker'], await serviceEnv()),
+  faults: async (output) => vitest(output, ['faults'], await serviceEnv()),
 
-  const serviceEnv = async (): Promise<NodeJS.ProcessEnv> => {
-    // Uploads are checked with ffprobe; the worker renders with ffmpeg and espeak-ng; the server tier
-    // also checks the deployment files (deploy/deploy-files.test.ts).
-    ensureDebianPackages([...VIDEO_TOOLS, ...DEPLOY_CHECK_TOOLS], log);
-    const s = await ensureStack();
-    return { ...process.env, PODMATCH_TEST_POSTGRES: s.postgresBaseUrl, PODMATCH_TEST_REDIS: s.redisUrl };
-  };
-  await tier('server', async () => vitest(['server'], await serviceEnv()));
-  await tier('worker', async () => vitest(['worker'], await serviceEnv()));
-
-  await tier('e2e', async () => {
+  e2e: async (output) => {
     ensureDebianPackages(
       [{ binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] }, ...VIDEO_TOOLS],
       log,
@@ -150,7 +217,9 @@ try {
     const databaseUrl = await recreateDatabase(s.postgresBaseUrl, 'podmatch_e2e');
     const redisUrl = `${s.redisUrl}/4`;
     await prepareDatabase({ databaseUrl, redisUrl, seed: true, log });
-    buildClient(root);
+    if (!(await run(output, node, [bin('vite', 'bin/vite.js'), 'build', '--config', 'client/vite.config.ts']))) {
+      throw new Error('Building the client failed; see the output above.');
+    }
     const port = await freePort();
     // Spotify is a local stand-in (scripts/spotify-stand-in.ts) that speaks its OAuth and Web API.
     const spotifyPort = await freePort();
@@ -221,7 +290,8 @@ try {
     await waitForUrl(`${atprotoUrl}/.well-known/oauth-authorization-server`, atproto.child);
     const jsonFile = path.join(reportDir, 'playwright.json');
     fs.rmSync(jsonFile, { force: true });
-    const ok = run(
+    const ok = await run(
+      output,
       node,
       [bin('@playwright/test', 'cli.js'), 'test', '-c', 'client/e2e/playwright.config.ts', '--reporter=list,json'],
       {
@@ -235,13 +305,17 @@ try {
     await Promise.all(apps.splice(0).map((a) => a.stop()));
     const stats = fs.existsSync(jsonFile) ? (JSON.parse(fs.readFileSync(jsonFile, 'utf8')).stats ?? {}) : {};
     return { ok, passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (ok || stats.unexpected ? 0 : 1) };
-  });
+  },
+};
+
+try {
+  for (const tiers of PHASES) await phase(tiers);
 } finally {
   await cleanup();
 }
 
 console.log('\n[test] tier      result  passed  failed  seconds');
-for (const r of results) {
+for (const r of results.sort((a, b) => TIERS.indexOf(a.tier) - TIERS.indexOf(b.tier))) {
   console.log(
     `[test] ${r.tier.padEnd(9)} ${(r.ok ? 'ok' : 'FAILED').padEnd(7)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.seconds).padStart(7)}`,
   );

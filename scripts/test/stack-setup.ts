@@ -1,44 +1,106 @@
-// Vitest global setup for the server and worker tiers: real PostgreSQL and Redis. `npm test`
-// passes the services it started (PODMATCH_TEST_POSTGRES / PODMATCH_TEST_REDIS); run alone,
-// a tier starts its own under .data/test-<tier>. Each tier gets a freshly migrated database.
+// Vitest global setup for the service tiers (server, worker, faults): real PostgreSQL and Redis.
+// `npm test` passes the cluster it started (PODMATCH_TEST_POSTGRES); run alone, a tier starts its own
+// under .data/test-<tier> (or PODMATCH_TEST_DATA_DIR).
+//
+// Test files run side by side, each on services of its own (scripts/test/file-setup.ts): a database
+// cloned from this tier's migrated template, and a Redis database on the redis-server of its vitest
+// worker slot. One redis-server per slot, not one for the tier: Redis pub/sub channels (Socket.IO's
+// adapter, the worker's emitter) are shared by all databases of a server, so files running at the same
+// time would hear each other's events. The files of one slot run one after another.
+import os from 'node:os';
 import path from 'node:path';
 import { initOrm, migrate } from '@server/core/db/orm';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { type LocalStack, recreateDatabase, startLocalStack } from '../lib/local-stack';
+import {
+  type LocalStack,
+  recreateDatabase,
+  startLocalStack,
+  startRedis,
+  TEST_POSTGRES_SETTINGS,
+} from '../lib/local-stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    databaseUrl: string;
-    redisUrl: string;
+    /** The cluster's URL without a database name (ends in `/`). */
+    postgresBase: string;
+    /** The migrated database every test file's own database is copied from. */
+    templateDatabase: string;
+    /** Prefix of the names of the test files' own databases in this run. */
+    fileDatabasePrefix: string;
+    /** One redis-server per vitest worker slot (VITEST_POOL_ID 1..n). */
+    redisSlots: string[];
   }
 }
 
-const REDIS_DB: Record<string, number> = { server: 1, worker: 2 };
-
 export default async function setup(project: TestProject) {
+  const dataDir = path.resolve(process.env.PODMATCH_TEST_DATA_DIR ?? `.data/test-${project.name}`);
   let postgresBase = process.env.PODMATCH_TEST_POSTGRES;
-  let redisBase = process.env.PODMATCH_TEST_REDIS;
-  let stack: LocalStack | undefined;
-  if (!postgresBase || !redisBase) {
-    stack = await startLocalStack({
-      dataDir: path.resolve(process.env.PODMATCH_TEST_DATA_DIR ?? `.data/test-${project.name}`),
-      database: 'postgres',
-      persistRedis: false,
-      log: () => {},
-    });
-    postgresBase = stack.postgresBaseUrl;
-    redisBase = stack.redisUrl;
-  }
-  const database = `podmatch_test_${project.name}`;
-  const databaseUrl = await recreateDatabase(postgresBase, database);
-  const orm = await initOrm(databaseUrl);
-  await migrate(orm);
-  await orm.close();
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = () => Promise.all(stops.splice(0).map((stop) => stop()));
+  try {
+    if (!postgresBase) {
+      const stack: LocalStack = await startLocalStack({
+        dataDir,
+        database: 'postgres',
+        persistRedis: false,
+        postgresSettings: TEST_POSTGRES_SETTINGS,
+        log: () => {},
+      });
+      stops.push(() => stack.stop());
+      postgresBase = stack.postgresBaseUrl;
+    }
 
-  const redisUrl = `${redisBase.replace(/\/\d*$/, '')}/${REDIS_DB[project.name] ?? 3}`;
-  project.provide('databaseUrl', databaseUrl);
-  project.provide('redisUrl', redisUrl);
+    const templateDatabase = `podmatch_test_${project.name}`;
+    const fileDatabasePrefix = `podmatch_test_${project.name}_f`;
+    // Files' databases a killed run left behind.
+    await dropDatabasesStartingWith(postgresBase, fileDatabasePrefix);
+    const orm = await initOrm(await recreateDatabase(postgresBase, templateDatabase));
+    try {
+      await migrate(orm);
+    } finally {
+      await orm.close();
+    }
+
+    const slots = Math.max(1, project.config.maxWorkers || project.globalConfig.maxWorkers || os.cpus().length);
+    const redisSlots = await Promise.all(
+      Array.from({ length: slots }, async (_, i) => {
+        const redis = await startRedis({
+          dataDir: path.join(dataDir, `redis-slots/${project.name}-${i + 1}`),
+          persistRedis: false,
+          log: () => {},
+        });
+        stops.push(redis.stop);
+        return redis.url;
+      }),
+    );
+
+    project.provide('postgresBase', postgresBase);
+    project.provide('templateDatabase', templateDatabase);
+    project.provide('fileDatabasePrefix', fileDatabasePrefix);
+    project.provide('redisSlots', redisSlots);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
   return async () => {
-    await stack?.stop();
+    await dropDatabasesStartingWith(postgresBase, `podmatch_test_${project.name}_f`).catch(() => undefined);
+    await stopAll();
   };
+}
+
+async function dropDatabasesStartingWith(postgresBase: string, prefix: string): Promise<void> {
+  const client = new pg.Client({ connectionString: `${postgresBase}postgres` });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1)',
+      [prefix],
+    );
+    for (const { datname } of rows) {
+      await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(datname)} WITH (FORCE)`);
+    }
+  } finally {
+    await client.end();
+  }
 }

@@ -13,7 +13,7 @@ import { createLogger, type Logger } from './core/logger';
 import { createMediaStore } from './core/media';
 import { createEmitter } from './core/realtime/emitter';
 import { watchRedis } from './core/realtime/watch-redis';
-import { type Clock, SessionService } from './features/auth/session.service';
+import { type Clock, realTimer, SessionService, type SetTimer } from './features/auth/session.service';
 import { ChatService } from './features/chat/chat.service';
 import { BadgePusher } from './features/matches/badges.service';
 import { RateLimits } from './http/rate-limits';
@@ -36,10 +36,10 @@ export async function startServer(
   config: AppConfig,
   logger: Logger = createLogger('server', config.logLevel),
   /**
-   * Tests move time by hand (token expiry and rotation, the age of upload temp files) instead of
-   * sleeping, and may sweep the upload temp dir more often than every 10 minutes.
+   * Tests move time by hand (token expiry and rotation, a socket's login ending, the age of upload
+   * temp files) instead of sleeping, and may sweep the upload temp dir more often than every 10 minutes.
    */
-  options: { clock?: Clock; uploadSweepEveryMs?: number } = {},
+  options: { clock?: Clock; setTimer?: SetTimer; uploadSweepEveryMs?: number } = {},
 ): Promise<RunningServer> {
   // Fails the start with a clear message when the directory is someone else's (a shared /tmp).
   await preparePrivateDir(config.uploadTempDir);
@@ -82,7 +82,10 @@ export async function startServer(
     inFlight++;
     res.once('close', () => inFlight--);
   });
-  const realtime = createRealtime(server, deps, app.get('trust proxy fn'));
+  const realtime = createRealtime(server, deps, app.get('trust proxy fn'), {
+    now: options.clock ?? Date.now,
+    setTimer: options.setTimer ?? realTimer,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

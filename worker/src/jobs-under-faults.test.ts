@@ -109,6 +109,17 @@ describe('queued jobs under faults', () => {
       90_000,
     );
 
+  /** How many of these people's portrait jobs wait in the job outbox (staged, not yet queued). */
+  async function waitingInOutbox(userIds: number[]): Promise<number> {
+    const [row] = await sql<{ n: number }>(
+      em(),
+      `select count(*)::int as n from job_outbox
+        where job_key = 'avatarGenerate' and (payload->>'userId')::int = any(?::int[])`,
+      [`{${userIds.join(',')}}`],
+    );
+    return row?.n ?? 0;
+  }
+
   async function failedJobs(): Promise<number> {
     let failed = 0;
     for (const name of Object.values(QUEUES)) {
@@ -179,7 +190,11 @@ describe('queued jobs under faults', () => {
       await killRedisProcess(redisServer);
       // Accounts made while Redis is away: their portraits wait in the outbox, not lost.
       const during = await Promise.all(Array.from({ length: 20 }, () => server.login(uniqueName('redis'))));
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const duringIds = during.map((p) => p.user.id);
+      await until(
+        async () => (await waitingInOutbox(duringIds)) === during.length,
+        'the portraits of accounts made while Redis is away, waiting in the outbox',
+      );
       redisServer = await startRedisProcess(redisPort, redisDir);
 
       const everyone = [...before, ...during].map((p) => p.user.id);
@@ -234,6 +249,7 @@ describe('queued jobs under faults', () => {
       // Chat load: each pair sends until the service stops answering.
       let stopping = false;
       const acknowledged: number[] = [];
+      const sentBy = new Set<number>();
       const senders = pairs.map(async ({ a, matchId }) => {
         while (!stopping) {
           const res = await client
@@ -242,10 +258,14 @@ describe('queued jobs under faults', () => {
               body: { matchId, senderId: a.id, content: 'hi', clientId: randomUUID() },
             })
             .catch(() => null);
-          if (res?.status === 201) acknowledged.push((res.json as Message).id);
+          if (res?.status === 201) {
+            acknowledged.push((res.json as Message).id);
+            sentBy.add(matchId);
+          }
         }
       });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Under way: every pair has had sends acknowledged.
+      await until(async () => sentBy.size === pairs.length, 'chat load under way');
 
       // Everything at once, as `docker compose down` or a host shutdown does: servers, workers, Redis.
       stopping = true;

@@ -4,11 +4,12 @@
 // must therefore complete here.
 import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ormConfig } from '../core/db/orm-config';
 import { sql } from '../core/db/sql';
 import { recomputeUser } from '../core/matching/precompute';
 import { uniqueName } from '../test/harness';
+import { testDatabaseUrl } from '../test/test-stack';
 import { markRead, storeMessage } from './chat/message.service';
 import { block, decide, visibleMatch } from './matches/match.service';
 import { importFeeds, searchCatalog } from './podcasts/podcast.service';
@@ -17,9 +18,7 @@ import { createUser } from './users/user.service';
 describe('transactions on a pool of one connection', () => {
   let orm: MikroORM;
   beforeAll(async () => {
-    orm = await MikroORM.init(
-      ormConfig(inject('databaseUrl'), { pool: { min: 0, max: 1, acquireTimeoutMillis: 3000 } }),
-    );
+    orm = await MikroORM.init(ormConfig(testDatabaseUrl(), { pool: { min: 0, max: 1, acquireTimeoutMillis: 3000 } }));
   });
   afterAll(() => orm.close());
 

@@ -12,9 +12,10 @@ import path from 'node:path';
 import { type LoginResponse, PICTURE_UPLOAD_TEXTS, QUEUES, VIDEO_TEXTS } from '@shared/index';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { filesUnder } from '../test/files';
 import { startTestServer, TestClock, type TestServer, until } from '../test/harness';
+import { testRedisUrl } from '../test/test-stack';
 import { preparePrivateDir } from './upload-temp';
 
 /** A real clip made by ffmpeg: `seconds` long, with a test pattern and a tone. */
@@ -55,7 +56,7 @@ describe('temporary files of uploads', () => {
     );
     valid = clip(path.join(tmp, 'valid.mp4'), 2);
     long = clip(path.join(tmp, 'long.mp4'), 31, '32x32');
-    redis = new Redis(inject('redisUrl'));
+    redis = new Redis(testRedisUrl());
     queue = new Queue(QUEUES.video, { connection: redis });
   }, 60_000);
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Message } from '@shared/index';
 import { io as connectSocket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTANCE_COOKIE, type LocalProxy, startLocalProxy } from '../../../scripts/lib/local-proxy';
 import { initOrm } from '../core/db/orm';
 import { sql } from '../core/db/sql';
@@ -16,6 +16,7 @@ import { startServerProcess } from '../test/app-process';
 import { mutualPair, type Person } from '../test/chat-flow';
 import { TestClient, type TestSocket, until } from '../test/harness';
 import { freePort } from '../test/spotify-flow';
+import { testDatabaseUrl } from '../test/test-stack';
 
 const PAIRS = 8;
 const SENDS_PER_PAIR = 30;
@@ -33,7 +34,7 @@ describe('a server instance killed under chat load', () => {
     servers.push(...(await Promise.all(ports.map((port) => startServerProcess(port)))));
     proxy = await startLocalProxy({ port: 0, host: '127.0.0.1', targets: ports, log: () => undefined });
     client = new TestClient(`http://127.0.0.1:${proxy.port}`);
-    orm = await initOrm(inject('databaseUrl'));
+    orm = await initOrm(testDatabaseUrl());
   });
 
   afterAll(async () => {
@@ -180,7 +181,11 @@ describe('a server instance killed under chat load', () => {
           () => null,
         ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // In flight: the first of them is stored, the others are on their way.
+    await until(
+      async () => (await sql<{ id: number }>(db(), 'select id from messages where match_id = ?', [matchId])).length > 0,
+      'a first send stored',
+    );
     const stoppedAt = Date.now();
     live.kill('SIGTERM');
     const acked = (await Promise.all(sends)).filter((id): id is number => id !== null);

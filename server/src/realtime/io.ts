@@ -9,7 +9,7 @@ import type { DatabaseOutageWatch } from '../core/db/outage';
 import type { Logger } from '../core/logger';
 import type { RealtimeEmitter } from '../core/realtime/emitter';
 import { watchRedis } from '../core/realtime/watch-redis';
-import type { SessionService } from '../features/auth/session.service';
+import { type Clock, realTimer, type SessionService, type SetTimer } from '../features/auth/session.service';
 import type { ChatService } from '../features/chat/chat.service';
 import { ChatRealtime } from '../features/chat/chat.socket';
 import type { BadgePusher } from '../features/matches/badges.service';
@@ -40,6 +40,8 @@ export function createRealtime(
   },
   /** Express's compiled TRUST_PROXY ('trust proxy fn'), so a socket's address is the one its requests have. */
   trustProxy: (address: string, hop: number) => boolean,
+  /** The clock logins end on (the sessions' own) and its timers; tests move both by hand. */
+  time: { now: Clock; setTimer: SetTimer } = { now: Date.now, setTimer: realTimer },
 ): { io: IoServer; chat: ChatRealtime; close(): Promise<void> } {
   const io: IoServer = new Server(httpServer, { serveClient: false, maxHttpBufferSize: 64 * 1024 });
   const pub = deps.redis.duplicate();
@@ -62,7 +64,7 @@ export function createRealtime(
       socket.data.userId = session.userId;
       socket.data.sessionId = session.id;
       socket.data.ip = proxyaddr(socket.request, trustProxy);
-      socket.data.sessionEndsAt = Date.now() + deps.sessions.msUntilExpiry(session);
+      socket.data.sessionEndsAt = time.now() + deps.sessions.msUntilExpiry(session);
       // At most SOCKETS_PER_PERSON per person: a new one closes their oldest (socket-limits.ts).
       await cap.admit(socket);
       next();
@@ -93,11 +95,10 @@ export function createRealtime(
    * again at the deadline since a rotation may have carried the login on.
    */
   function endAtLoginEnd(socket: IoSocket) {
-    let timer: NodeJS.Timeout | undefined;
+    let cancel = () => {};
     const wait = (ms: number) => {
       // setTimeout holds at most ~24 days; a login is re-checked at least every 6 hours.
-      timer = setTimeout(() => void check(), Math.max(0, Math.min(ms, EXPIRY_RECHECK_MS)));
-      timer.unref();
+      cancel = time.setTimer(() => void check(), Math.max(0, Math.min(ms, EXPIRY_RECHECK_MS)));
     };
     const check = async () => {
       let msLeft: number;
@@ -114,10 +115,10 @@ export function createRealtime(
       }
       wait(msLeft + 50);
     };
-    socket.on('disconnect', () => clearTimeout(timer));
+    socket.on('disconnect', () => cancel());
     // Until the token it connected with expires, nothing can end the login but a revocation,
     // which disconnects the socket itself (logout, account deletion).
-    wait((socket.data.sessionEndsAt ?? 0) - Date.now() + 50);
+    wait((socket.data.sessionEndsAt ?? 0) - time.now() + 50);
   }
 
   return {

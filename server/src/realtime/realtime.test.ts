@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectEvents, drainEvents, nextEvent, startTestServer, type TestServer } from '../test/harness';
+import { collectEvents, drainEvents, nextEvent, startTestServer, TestClock, type TestServer } from '../test/harness';
 
 describe('socket connections', () => {
   let server: TestServer;
@@ -61,10 +61,14 @@ describe('socket connections', () => {
 
 describe('socket at the end of its login', () => {
   let server: TestServer;
-  // Logins that last 2.5 seconds.
-  const ttlMs = 2500;
+  // Logins that last a minute, on a clock the test moves: no waiting for them to end.
+  const clock = new TestClock();
+  const ttlMs = 60_000;
   beforeAll(async () => {
-    server = await startTestServer({ TOKEN_TTL_DAYS: String(ttlMs / 86_400_000) });
+    server = await startTestServer(
+      { TOKEN_TTL_DAYS: String(ttlMs / 86_400_000) },
+      { clock: clock.now, setTimer: clock.setTimer },
+    );
   });
   afterAll(() => server.close());
 
@@ -73,17 +77,28 @@ describe('socket at the end of its login', () => {
     const aSocket = await server.socket(a.token);
     const aEnded = nextEvent(aSocket, 'session:ended');
     const aGone = new Promise<string>((resolve) => aSocket.once('disconnect', resolve));
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    clock.advance(20_000);
     const b = await server.login();
     const bSocket = await server.socket(b.token);
+    const bEnded = nextEvent(bSocket, 'session:ended');
+    const bGone = new Promise<string>((resolve) => bSocket.once('disconnect', resolve));
+
+    // A moment before a's login ends: nothing ends, and a's socket still gets its room's events.
+    clock.advance(ttlMs - 20_000 - 1);
+    await drainEvents(server, aSocket, { token: a.token, id: a.user.id });
     expect(aSocket.connected).toBe(true);
 
+    clock.advance(1000);
     const [reason] = await aEnded;
     expect(reason).toBe('expired');
     expect(await aGone).toBe('io server disconnect');
-    // b's login began later: its socket is still there.
+    // b's login began later: its socket is still there, and hears its room.
+    await drainEvents(server, bSocket, { token: b.token, id: b.user.id });
     expect(bSocket.connected).toBe(true);
     await expect(server.socket(a.token)).rejects.toThrow('unauthorized');
-    await new Promise<string>((resolve) => bSocket.once('disconnect', resolve));
+
+    clock.advance(20_000);
+    expect((await bEnded)[0]).toBe('expired');
+    expect(await bGone).toBe('io server disconnect');
   });
 });

@@ -1,14 +1,14 @@
-// Test helpers: a real server (HTTP + Socket.IO) on a free port against the tier's database.
+// Test helpers: a real server (HTTP + Socket.IO) on a free port against the test file's database.
 import { randomUUID } from 'node:crypto';
 import type { ClientToServerEvents, LoginResponse, ServerToClientEvents } from '@shared/index';
 import { Redis } from 'ioredis';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { inject } from 'vitest';
 import { loadConfig } from '../config';
 import { ArtworkUrls } from '../core/artwork/artwork-urls';
 import { createLogger } from '../core/logger';
-import type { Clock } from '../features/auth/session.service';
+import type { Clock, SetTimer } from '../features/auth/session.service';
 import { type RunningServer, startServer } from '../server';
+import { testDatabaseUrl, testRedisUrl } from './test-stack';
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -27,8 +27,8 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: inject('databaseUrl'),
-    REDIS_URL: inject('redisUrl'),
+    DATABASE_URL: testDatabaseUrl(),
+    REDIS_URL: testRedisUrl(),
     MEDIA_DIR: '.data/test-media',
     LOG_LEVEL: 'silent',
     // Workers started by tests do not schedule the periodic full recompute unless a test asks.
@@ -51,18 +51,35 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
 
 export async function startTestServer(
   overrides: Record<string, string | undefined> = {},
-  options: { clock?: Clock; uploadSweepEveryMs?: number } = {},
+  options: { clock?: Clock; setTimer?: SetTimer; uploadSweepEveryMs?: number } = {},
 ): Promise<TestServer> {
   const config = loadConfig(testEnv(overrides));
   return new TestServer(await startServer(config, createLogger('server', config.logLevel), options));
 }
 
-/** A clock that stands still until a test moves it. */
+/**
+ * A clock that stands still until a test moves it. Its timers (`setTimer`, for the server's
+ * `setTimer` option) run when it is moved past their time, in order.
+ */
 export class TestClock {
   private at = Date.now();
+  private timers: { due: number; fn: () => void }[] = [];
   readonly now = () => this.at;
+  readonly setTimer: SetTimer = (fn, ms) => {
+    const timer = { due: this.at + ms, fn };
+    this.timers.push(timer);
+    return () => {
+      this.timers = this.timers.filter((t) => t !== timer);
+    };
+  };
   advance(ms: number): void {
     this.at += ms;
+    for (;;) {
+      const due = this.timers.filter((t) => t.due <= this.at).sort((a, b) => a.due - b.due)[0];
+      if (!due) return;
+      this.timers = this.timers.filter((t) => t !== due);
+      due.fn();
+    }
   }
 }
 
@@ -203,7 +220,7 @@ export function collectEvents<E extends keyof ServerToClientEvents>(socket: Test
 }
 
 export async function flushRedis(): Promise<void> {
-  const redis = new Redis(inject('redisUrl'));
+  const redis = new Redis(testRedisUrl());
   await redis.flushdb();
   redis.disconnect();
 }

@@ -104,8 +104,8 @@ export class SpotifyStandIn {
   denyNextAuthorize = false;
   /** GET /v1/me answers this status while set. */
   failProfileStatus: number | null = null;
-  /** Every request, for assertions (e.g. how many pages were read). */
-  readonly requests: { method: string; path: string; status: number }[] = [];
+  /** Every request, for assertions (e.g. how many pages were read); `at` is when it arrived. */
+  readonly requests: { method: string; path: string; status: number; at: number }[] = [];
 
   private readonly codes = new Map<string, CodeGrant>();
   private readonly accessTokens = new Map<string, { accountId: string; expiresAt: number; scopes: string[] }>();
@@ -178,7 +178,8 @@ export class SpotifyStandIn {
     const app = express();
     app.disable('x-powered-by');
     app.use((req, res, next) => {
-      res.on('finish', () => this.requests.push({ method: req.method, path: req.path, status: res.statusCode }));
+      const at = Date.now();
+      res.on('finish', () => this.requests.push({ method: req.method, path: req.path, status: res.statusCode, at }));
       next();
     });
     app.get('/authorize', (req, res) => this.authorize(req, res));

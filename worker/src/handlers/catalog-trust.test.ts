@@ -7,10 +7,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@server/core/logger';
 import { startTestServer, type TestServer, testEnv, uniqueName, until } from '@server/test/harness';
+import { testRedisUrl } from '@server/test/test-stack';
 import { type LoginResponse, QUEUES } from '@shared/index';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../config';
 import { type RunningWorker, startWorker } from '../worker';
 import { podcastGuidOf } from './rss-sync';
@@ -72,7 +73,7 @@ describe('the catalog trusts feeds, not what they claim', () => {
       loadWorkerConfig(testEnv({ FEED_FETCH_ALLOWED_IPS: '127.0.0.1' })),
       createLogger('worker', 'silent'),
     );
-    redis = new Redis(inject('redisUrl'));
+    redis = new Redis(testRedisUrl());
     syncQueue = new Queue(QUEUES.sync, { connection: redis });
   });
   afterAll(async () => {

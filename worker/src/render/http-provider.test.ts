@@ -64,7 +64,6 @@ describe('HttpVideoProvider', () => {
   let workDir: string;
   const provider = (extra: Partial<ConstructorParameters<typeof HttpVideoProvider>[0]> = {}) =>
     new HttpVideoProvider({ baseUrl: standIn.url, apiKey: API_KEY, pollMs: POLL_MS, timeoutMs: 60_000, ...extra });
-  const polls = () => standIn.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/videos/')).length;
 
   beforeAll(async () => {
     picture = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3465a4' } })
@@ -156,21 +155,48 @@ describe('HttpVideoProvider', () => {
     expect(events[0]?.kind).toBe('submitted');
   });
 
-  it('stops promptly, and stops polling, when aborted', async () => {
+  it('stops at once when aborted while it waits to poll', async () => {
     const controller = new AbortController();
     const { options } = recorder(workDir, controller.signal);
-    let abortedAt = 0;
-    options.onProgress = () => {
-      // Abort as soon as the service reports processing.
-      abortedAt = Date.now();
-      controller.abort(new Error('worker shutting down'));
+    // Aborted just after the submission, while it waits for its first poll: a provider that slept on
+    // would only notice a minute later, after the test's own timeout.
+    options.onSubmitted = () => {
+      setImmediate(() => controller.abort(new Error('worker shutting down')));
     };
-    const error = await rejection(provider({ pollMs: 300 }).render(introInput(), options));
+    const error = await rejection(provider({ pollMs: 60_000 }).render(introInput(), options));
     expect(error.message).toBe('worker shutting down');
-    expect(Date.now() - abortedAt).toBeLessThan(250);
-    const pollsAtAbort = polls();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(polls()).toBe(pollsAtAbort);
+  });
+
+  it('stops polling when aborted', async () => {
+    // Videos that stay 'processing' (with new progress at each poll) for longer than the renders below
+    // poll: both stop by being aborted.
+    const slow = await startVideoProviderStandIn({ apiKey: API_KEY, processingPolls: 20 });
+    const pollsOf = (id: string) => slow.requests.filter((r) => r.method === 'GET' && r.path === `/v1/videos/${id}`);
+    const slowProvider = new HttpVideoProvider({ baseUrl: slow.url, apiKey: API_KEY, pollMs: POLL_MS });
+    try {
+      const controller = new AbortController();
+      const { options } = recorder(workDir, controller.signal);
+      // Abort as soon as the service reports processing.
+      options.onProgress = () => controller.abort(new Error('worker shutting down'));
+      const error = await rejection(slowProvider.render(introInput(), options));
+      expect(error.message).toBe('worker shutting down');
+      const [aborted] = slow.requests.filter((r) => r.method === 'GET').map((r) => r.path.split('/').at(-1) as string);
+      expect(pollsOf(aborted as string)).toHaveLength(1);
+
+      // Instead of a sleep: another render polls the same service three times at the same pace, after
+      // the abort; the aborted one, had it gone on, would have polled meanwhile.
+      const sentinel = new AbortController();
+      const second = recorder(workDir, sentinel.signal);
+      let polled = 0;
+      second.options.onProgress = () => {
+        if (++polled === 3) sentinel.abort(new Error('enough'));
+      };
+      await rejection(slowProvider.render(introInput(), second.options));
+      expect(polled).toBe(3);
+      expect(pollsOf(aborted as string)).toHaveLength(1);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('rejects a videoUrl that is not a video (an HTML page)', async () => {
@@ -195,15 +221,14 @@ describe('HttpVideoProvider', () => {
   it('gives up after its overall timeout', async () => {
     const slow = await startVideoProviderStandIn({ apiKey: API_KEY, processingPolls: 1000 });
     try {
-      const started = Date.now();
       const error = await rejection(
         new HttpVideoProvider({ baseUrl: slow.url, apiKey: API_KEY, pollMs: POLL_MS, timeoutMs: 1000 }).render(
           introInput(),
           recorder(workDir).options,
         ),
       );
+      // The stand-in would finish after 1000 polls, long after the test's own timeout.
       expect(error.message).toMatch(/did not finish within 1 s/);
-      expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       await slow.close();
     }

@@ -37,6 +37,14 @@ describe('the job outbox', () => {
 
   const outboxRows = async () =>
     (await sql<{ n: number }>(orm.em.fork(), 'select count(*)::int as n from job_outbox'))[0]?.n ?? 0;
+  /** Rows no relay round holds at the moment. */
+  const unlockedOutboxRows = async () =>
+    (
+      await sql<{ n: number }>(
+        orm.em.fork(),
+        'select count(*)::int as n from (select id from job_outbox for update skip locked) free',
+      )
+    )[0]?.n ?? 0;
 
   let database: Awaited<ReturnType<typeof ownMigratedDatabase>>;
 
@@ -86,7 +94,8 @@ describe('the job outbox', () => {
     );
     expect(new Set(staged).size).toBe(40);
     relay.kick();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A relay round has taken rows (it holds their locks) and waits on Redis.
+    await until(async () => (await outboxRows()) > (await unlockedOutboxRows()), 'a relay round holding rows');
     // Nothing could be queued: the rows wait.
     expect(await outboxRows()).toBe(40);
 

@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../test/harness';
 import {
   clipWithMetadata,
   jpegMetadataSegments,
@@ -98,15 +99,15 @@ describe('ffmpeg helpers', () => {
   });
 
   it('kills ffmpeg on abort and on its time limit', async () => {
+    // It never ends by itself: only the abort or the time limit can end these runs.
     const endless = ['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-f', 'null', '-'];
+    const children = () => execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)]).toString();
     const controller = new AbortController();
-    const started = Date.now();
     const run = runFfmpeg(endless, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
+    await until(async () => children().includes('testsrc2'), 'ffmpeg running');
+    controller.abort();
     await expect(run).rejects.toThrow(/aborted/);
     await expect(runFfmpeg(endless, { timeoutMs: 300 })).rejects.toThrow(/timed out/);
-    expect(Date.now() - started).toBeLessThan(5000);
-    const children = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)]).toString();
-    expect(children).not.toContain('testsrc2');
+    expect(children()).not.toContain('testsrc2');
   });
 });

@@ -13,6 +13,18 @@ export interface SessionSettings {
 /** Milliseconds since the epoch; tests pass a clock they move by hand instead of sleeping. */
 export type Clock = () => number;
 
+/**
+ * Runs `fn` once `ms` have passed on the same clock; answers a canceller. Real timers by default; a
+ * test's clock runs them when it is moved past their time (server/src/test/harness.ts TestClock).
+ */
+export type SetTimer = (fn: () => void, ms: number) => () => void;
+
+export const realTimer: SetTimer = (fn, ms) => {
+  const timer = setTimeout(fn, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 

@@ -4,19 +4,19 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { INTENTS } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initOrm, migrate } from '../../core/db/orm';
+import { initOrm } from '../../core/db/orm';
 import { calibrate, NO_SHARED_SHOW_CAP } from '../../core/matching/match-score';
 import { currentModel } from '../../core/matching/model';
 import { recomputeAll, recomputeUser, refreshIfStale } from '../../core/matching/precompute';
 import { testArtworkUrls } from '../../test/harness';
-import { ownDatabase } from '../../test/own-database';
+import { ownMigratedDatabase } from '../../test/own-database';
 import { feedFor, loadViewer } from './feed.service';
 
 const COMMUNITIES = 3;
 const PER_COMMUNITY = 16;
 
 describe('matching freshness and quality', () => {
-  let database: Awaited<ReturnType<typeof ownDatabase>>;
+  let database: Awaited<ReturnType<typeof ownMigratedDatabase>>;
   let orm: MikroORM;
   const people: { id: number; community: number }[] = [];
   const fork = () => orm.em.fork() as EntityManager;
@@ -39,9 +39,8 @@ describe('matching freshness and quality', () => {
   }
 
   beforeAll(async () => {
-    database = await ownDatabase('podmatch_test_matching_freshness');
+    database = await ownMigratedDatabase('podmatch_test_matching_freshness');
     orm = await initOrm(database.url);
-    await migrate(orm);
     // Shows: 4 chart-toppers everyone may list, 14 per community.
     const created = await query<{ id: number }>(
       `insert into podcasts (name, feed_url, category, created_at)

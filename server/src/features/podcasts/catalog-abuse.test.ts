@@ -5,9 +5,10 @@
 import { LIBRARY_LIMITS, type LoginResponse, QUEUES } from '@shared/index';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../../core/db/sql';
 import { startTestServer, type TestServer } from '../../test/harness';
+import { testRedisUrl } from '../../test/test-stack';
 
 function opml(feeds: { url: string; title: string }[]): string {
   const outlines = feeds.map((f) => `<outline type="rss" text="${f.title}" xmlUrl="${f.url}"/>`).join('\n');
@@ -29,7 +30,7 @@ describe('the shared catalog under attack', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    redis = new Redis(inject('redisUrl'));
+    redis = new Redis(testRedisUrl());
     syncQueue = new Queue(QUEUES.sync, { connection: redis });
   });
   afterAll(async () => {

@@ -2,10 +2,10 @@
 // database holds other tests' podcasts): imports and search resolve to the seeded rows.
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initOrm, migrate } from '../../core/db/orm';
+import { initOrm } from '../../core/db/orm';
 import { seedCatalog } from '../../core/db/seeders/demo-seed';
 import { startTestServer, type TestServer } from '../../test/harness';
-import { ownDatabase } from '../../test/own-database';
+import { ownMigratedDatabase } from '../../test/own-database';
 
 type Person = { token: string; id: number };
 type Summary = { id: number; name: string; creator: string | null };
@@ -22,15 +22,14 @@ async function uploadOpml(server: TestServer, person: Person, content: string) {
 }
 
 describe('one show, one catalog row (demo catalog)', () => {
-  let database: Awaited<ReturnType<typeof ownDatabase>>;
+  let database: Awaited<ReturnType<typeof ownMigratedDatabase>>;
   let orm: MikroORM;
   let server: TestServer;
   let catalog: Map<string, number>;
 
   beforeAll(async () => {
-    database = await ownDatabase('podmatch_test_podcast_catalog');
+    database = await ownMigratedDatabase('podmatch_test_podcast_catalog');
     orm = await initOrm(database.url);
-    await migrate(orm);
     catalog = await seedCatalog(orm.em.fork() as EntityManager, new Date());
     server = await startTestServer({ DATABASE_URL: database.url });
   });

@@ -7,10 +7,11 @@ import path from 'node:path';
 import { type JobPayload, jobs, QUEUES } from '@shared/index';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../../core/db/sql';
 import type { Person } from '../../test/chat-flow';
 import { startTestServer, type TestServer, until } from '../../test/harness';
+import { testRedisUrl } from '../../test/test-stack';
 
 type RecomputeJob = Job<JobPayload<'matchesRecompute'>>;
 
@@ -23,7 +24,7 @@ describe('recomputes after library edits', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
+    redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
     queue = new Queue(QUEUES.matching, { connection: redis });
   });
 
@@ -98,7 +99,7 @@ describe('recomputes after library edits', () => {
       release = resolve;
     });
     const runs: { id: string | undefined; startedAt: number; endedAt?: number }[] = [];
-    const connection = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
+    const connection = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
     const worker = new Worker(
       QUEUES.matching,
       async (job: RecomputeJob) => {

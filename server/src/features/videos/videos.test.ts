@@ -9,10 +9,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type LoginResponse, QUEUES, VIDEO_TEXTS, WORKER_HEARTBEAT } from '@shared/index';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { sql } from '../../core/db/sql';
 import { filesUnder } from '../../test/files';
 import { startTestServer, type TestServer, uniqueName, until } from '../../test/harness';
+import { testRedisUrl } from '../../test/test-stack';
 
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -42,7 +43,7 @@ describe('video intros', () => {
     mediaDir = path.join(tmp, 'media');
     uploadDir = path.join(tmp, 'uploads');
     server = await startTestServer({ MEDIA_DIR: mediaDir, UPLOAD_TEMP_DIR: uploadDir });
-    redis = new Redis(inject('redisUrl'));
+    redis = new Redis(testRedisUrl());
     queue = new Queue(QUEUES.video, { connection: redis });
     valid = await fs.readFile(clip(path.join(tmp, 'valid.mp4'), 2));
     long = await fs.readFile(clip(path.join(tmp, 'long.mp4'), 31, '64x64'));

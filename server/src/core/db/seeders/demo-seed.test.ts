@@ -1,11 +1,10 @@
-// The demo seed against real, freshly migrated databases of its own (the tier's database already
-// holds other tests' users, and seeding only ever fills an empty database).
+// The demo seed against real, freshly migrated databases of its own (seeding only ever fills an
+// empty database, and the two are compared).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { INTENTS } from '@shared/index';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { recreateDatabase } from '../../../../../scripts/lib/local-stack';
-import { initOrm, migrate } from '../orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownMigratedDatabase } from '../../../test/own-database';
+import { initOrm } from '../orm';
 import { DEMO_PEOPLE } from './data/demo-people';
 import { PODCAST_CATALOG, PODCAST_CATEGORIES } from './data/podcast-catalog';
 import { seedDemoData } from './demo-seed';
@@ -16,13 +15,12 @@ const TABLES = ['podcasts', 'users', 'user_profiles', 'user_podcasts', 'podcast_
 type Row = Record<string, unknown>;
 
 const DATABASES = ['podmatch_test_seed_a', 'podmatch_test_seed_b'] as const;
-/** The tier's cluster URL without a database name. */
-const postgresBase = () => inject('databaseUrl').replace(/[^/]+$/, '');
+const dropping: (() => Promise<void>)[] = [];
 
 async function freshOrm(database: string): Promise<MikroORM> {
-  const orm = await initOrm(await recreateDatabase(postgresBase(), database));
-  await migrate(orm);
-  return orm;
+  const own = await ownMigratedDatabase(database);
+  dropping.push(own.drop);
+  return initOrm(own.url);
 }
 
 async function dump(orm: MikroORM): Promise<Record<string, Row[]>> {
@@ -50,13 +48,7 @@ describe('demo seed', () => {
 
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
-    const client = new pg.Client({ connectionString: `${postgresBase()}postgres` });
-    await client.connect();
-    try {
-      for (const db of DATABASES) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
-    } finally {
-      await client.end();
-    }
+    for (const drop of dropping) await drop();
   });
 
   it('creates the catalog: at least 300 real shows with valid categories and unique names and feeds', () => {
