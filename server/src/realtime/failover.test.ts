@@ -186,11 +186,10 @@ describe('a server instance killed under chat load', () => {
       async () => (await sql<{ id: number }>(db(), 'select id from messages where match_id = ?', [matchId])).length > 0,
       'a first send stored',
     );
-    const stoppedAt = Date.now();
     live.kill('SIGTERM');
     const acked = (await Promise.all(sends)).filter((id): id is number => id !== null);
+    // 0: it finished within its own shutdown deadline (10 s; core/lifecycle.ts exits 1 past it).
     expect(await exit).toBe(0);
-    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
     // Read straight from the database: no server is left.
     const rows = await sql<{ id: number }>(db(), 'select id from messages where match_id = ?', [matchId]);
     const stored = new Set(rows.map((r) => r.id));

@@ -15,7 +15,7 @@ export async function person(server: TestClient, username?: string): Promise<Per
 
 /**
  * Two fresh people, each in the other's feed (a show in common), who liked each other (romantic):
- * their mutual match id. `databaseUrl`: the database behind `server` (the tier's by default).
+ * their mutual match id. `databaseUrl`: the database behind `server` (the test file's by default).
  */
 export async function mutualPair(
   server: TestClient,

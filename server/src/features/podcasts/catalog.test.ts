@@ -1,5 +1,5 @@
-// One show, one catalog row, against the real demo catalog in a database of its own (the tier's
-// database holds other tests' podcasts): imports and search resolve to the seeded rows.
+// One show, one catalog row, against the real demo catalog in a database of its own (the file's
+// database holds its other tests' podcasts): imports and search resolve to the seeded rows.
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initOrm } from '../../core/db/orm';
