@@ -17,11 +17,16 @@ const FAULT_TESTS = [
 
 // Service tiers: real PostgreSQL and Redis (scripts/test/stack-setup.ts), each test file on a
 // database and a Redis database of its own (scripts/test/file-setup.ts), so files run side by side.
+// Most of a test's time is spent waiting (sockets, timers, the database, ffmpeg), so three files keep
+// two cores busy; `npm test` runs server and worker in one call, sharing them. A test's time limit
+// leaves room for the files beside it.
 const services = {
   environment: 'node' as const,
   globalSetup: ['scripts/test/stack-setup.ts'],
   setupFiles: ['scripts/test/file-setup.ts'],
-  hookTimeout: 60_000,
+  testTimeout: 60_000,
+  hookTimeout: 90_000,
+  maxWorkers: 3,
 };
 
 // One project per tier; `npx vitest run --project <name>` runs one alone.
@@ -38,10 +43,6 @@ export default defineConfig({
           // deploy/: the deployment files' checks (docker-compose.yml, Dockerfile, HAProxy).
           include: ['server/src/**/*.test.ts', 'deploy/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...FAULT_TESTS],
-          testTimeout: 20_000,
-          // Most of a test's time is spent waiting on sockets, timers and the database: more files than
-          // cores keep both busy.
-          maxWorkers: 4,
         },
       },
       {
@@ -51,8 +52,6 @@ export default defineConfig({
           name: 'worker',
           include: ['worker/src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...FAULT_TESTS],
-          testTimeout: 30_000,
-          maxWorkers: 4,
         },
       },
       {
@@ -61,7 +60,6 @@ export default defineConfig({
           ...services,
           name: 'faults',
           include: FAULT_TESTS,
-          testTimeout: 30_000,
           fileParallelism: false,
         },
       },

@@ -25,12 +25,14 @@ type Tier = (typeof TIERS)[number];
 
 /**
  * The tiers in order; the tiers of one phase run side by side, each with its output in
- * test-results/<tier>.log, printed whole when it ends. On 2 cores: most of a service test's time is
- * spent waiting (sockets, timers, the database), so the server and worker tiers share the cores well.
- * The fault tests time outages of their own and the browser tests run against one shared stack:
- * each of those has the machine to itself.
+ * test-results/<tier>.log, printed whole when it ends. Service tiers of one phase (server and
+ * worker) run in one vitest call instead, so their test files share its workers (maxWorkers in
+ * vitest.config.ts) and the machine. The fault tests time outages of their own and the browser tests
+ * run against one shared stack: each of those phases has the machine to itself.
  */
 const PHASES: Tier[][] = [['static', 'unit'], ['server', 'worker'], ['faults'], ['e2e']];
+/** The vitest projects that are tiers of their own (vitest.config.ts). */
+const SERVICE_TIERS = new Set<Tier>(['server', 'worker', 'faults']);
 
 const onlyArg = process.argv.indexOf('--only');
 const selected = new Set<Tier>(
@@ -83,50 +85,67 @@ function run(output: Output, command: string, args: string[], env: NodeJS.Proces
 const node = process.execPath;
 const bin = (pkg: string, file: string) => path.join(root, 'node_modules', pkg, file);
 
-type Outcome = Omit<TierResult, 'tier' | 'seconds'>;
+/** A tier's result; `seconds` when it ended before the call that ran it (tiers sharing a vitest call). */
+type Outcome = Omit<TierResult, 'tier' | 'seconds'> & { seconds?: number };
 
-async function tier(name: Tier, output: Output, body: (output: Output) => Promise<Outcome>): Promise<void> {
+/** Runs `body` for these tiers (one, or service tiers sharing one vitest call) and records each. */
+async function record(tiers: Tier[], output: Output, body: (output: Output) => Promise<Outcome[]>): Promise<void> {
   const started = Date.now();
-  let outcome: Outcome;
+  let outcomes: Outcome[];
   try {
-    outcome = await body(output);
+    outcomes = await body(output);
   } catch (error) {
-    const message = `[test] ${name} could not run: ${(error as Error).stack ?? error}\n`;
+    const message = `[test] ${tiers.join(' + ')} could not run: ${(error as Error).stack ?? error}\n`;
     if (output === 'inherit') process.stderr.write(message);
     else fs.writeSync(output, message);
-    outcome = { ok: false, passed: 0, failed: 1 };
+    outcomes = tiers.map(() => ({ ok: false, passed: 0, failed: 1 }));
   }
-  results.push({ tier: name, ...outcome, seconds: Math.round((Date.now() - started) / 100) / 10 });
+  const seconds = (Date.now() - started) / 1000;
+  tiers.forEach((tier, i) => {
+    const outcome = outcomes[i] ?? { ok: false, passed: 0, failed: 1 };
+    results.push({ tier, ...outcome, seconds: Math.round((outcome.seconds ?? seconds) * 10) / 10 });
+  });
 }
 
 /** Runs the selected tiers of a phase; beside each other, each one's output goes to its log file. */
 async function phase(tiers: Tier[]): Promise<void> {
   const chosen = tiers.filter((t) => selected.has(t));
-  if (chosen.length === 1) {
-    const [only] = chosen as [Tier];
-    log(`---- ${only} ----`);
-    return tier(only, 'inherit', bodies[only]);
+  const services = chosen.filter((t) => SERVICE_TIERS.has(t));
+  const runs: { tiers: Tier[]; body: (output: Output) => Promise<Outcome[]> }[] = [
+    ...chosen
+      .filter((t): t is keyof typeof bodies => !SERVICE_TIERS.has(t))
+      .map((t) => ({ tiers: [t], body: bodies[t] })),
+    ...(services.length > 0
+      ? [{ tiers: services, body: async (output: Output) => vitest(output, services, await serviceEnv()) }]
+      : []),
+  ];
+  if (runs.length === 0) return;
+  if (runs.length === 1) {
+    const [only] = runs as [(typeof runs)[number]];
+    log(`---- ${only.tiers.join(' + ')} ----`);
+    return record(only.tiers, 'inherit', only.body);
   }
-  if (chosen.length === 0) return;
   log(`---- ${chosen.join(' + ')} (side by side; output in test-results/<tier>.log, printed as each ends) ----`);
   await Promise.all(
-    chosen.map(async (name) => {
-      const file = path.join(reportDir, `${name}.log`);
+    runs.map(async ({ tiers: these, body }) => {
+      const file = path.join(reportDir, `${these.join('+')}.log`);
       const fd = fs.openSync(file, 'w');
       try {
-        await tier(name, fd, bodies[name]);
+        await record(these, fd, body);
       } finally {
         fs.closeSync(fd);
       }
-      log(`---- ${name} (${file}) ----`);
+      log(`---- ${these.join(' + ')} (${file}) ----`);
       process.stdout.write(fs.readFileSync(file));
     }),
   );
 }
 
-async function vitest(output: Output, projects: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
+/** One vitest call for these projects; the outcome of each, from the JSON report. */
+async function vitest(output: Output, projects: string[], env: NodeJS.ProcessEnv): Promise<Outcome[]> {
   const jsonFile = path.join(reportDir, `vitest-${projects.join('-')}.json`);
   fs.rmSync(jsonFile, { force: true });
+  const started = Date.now();
   const ok = await run(
     output,
     node,
@@ -140,12 +159,34 @@ async function vitest(output: Output, projects: string[], env: NodeJS.ProcessEnv
     ],
     env,
   );
-  const report = fs.existsSync(jsonFile) ? JSON.parse(fs.readFileSync(jsonFile, 'utf8')) : {};
-  return {
-    ok,
-    passed: report.numPassedTests ?? 0,
-    failed: (report.numFailedTests ?? 0) + (ok ? 0 : report.numFailedTests ? 0 : 1),
-  };
+  const report: VitestReport = fs.existsSync(jsonFile) ? JSON.parse(fs.readFileSync(jsonFile, 'utf8')) : {};
+  return projects.map((project) => {
+    const files = (report.testResults ?? []).filter((f) => projects.length === 1 || projectOf(f.name) === project);
+    const count = (status: string) =>
+      files.reduce((n, f) => n + f.assertionResults.filter((a) => a.status === status).length, 0);
+    // A file that failed without failed tests (an error while loading it, a failed hook) counts once.
+    const broken = files.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed'));
+    const failed = count('failed') + broken.length;
+    const passed = count('passed');
+    const projectOk = ok || (projects.length > 1 && failed === 0 && files.length > 0);
+    const endedAt = Math.max(...files.map((f) => f.endTime));
+    return {
+      ok: projectOk,
+      passed,
+      failed: failed + (projectOk || failed ? 0 : 1),
+      ...(projects.length > 1 && files.length > 0 ? { seconds: (endedAt - started) / 1000 } : {}),
+    };
+  });
+}
+
+interface VitestReport {
+  testResults?: { name: string; status: string; endTime: number; assertionResults: { status: string }[] }[];
+}
+
+/** The project of a test file, by its folder (the projects' `include`, vitest.config.ts). */
+function projectOf(file: string): string {
+  const top = path.relative(root, file).split(path.sep)[0];
+  return top === 'worker' || top === 'shared' || top === 'client' ? top : 'server';
 }
 
 /** Waits until something answers at this URL (any HTTP status), or the process exits. */
@@ -188,7 +229,8 @@ async function serviceEnv(): Promise<NodeJS.ProcessEnv> {
   return { ...process.env, PODMATCH_TEST_POSTGRES: s.postgresBaseUrl };
 }
 
-const bodies: Record<Tier, (output: Output) => Promise<Outcome>> = {
+/** What each tier other than the service tiers runs (those run in vitest calls, see phase()). */
+const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Output) => Promise<Outcome[]>> = {
   static: async (output) => {
     const checks = [
       await run(output, node, [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json']),
@@ -198,13 +240,15 @@ const bodies: Record<Tier, (output: Output) => Promise<Outcome>> = {
       await run(output, node, ['--import', 'tsx', 'scripts/lint/boundary-probe.ts']),
     ];
     const passed = checks.filter(Boolean).length;
-    return { ok: passed === checks.length, passed, failed: checks.length - passed };
+    return [{ ok: passed === checks.length, passed, failed: checks.length - passed }];
   },
 
-  unit: (output) => vitest(output, ['shared', 'client'], process.env),
-  server: async (output) => vitest(output, ['server'], await serviceEnv()),
-  worker: async (output) => vitest(output, ['worker'], await serviceEnv()),
-  faults: async (output) => vitest(output, ['faults'], await serviceEnv()),
+  unit: async (output) => {
+    const [shared, client] = (await vitest(output, ['shared', 'client'], process.env)) as [Outcome, Outcome];
+    return [
+      { ok: shared.ok && client.ok, passed: shared.passed + client.passed, failed: shared.failed + client.failed },
+    ];
+  },
 
   e2e: async (output) => {
     ensureDebianPackages(
@@ -304,7 +348,7 @@ const bodies: Record<Tier, (output: Output) => Promise<Outcome>> = {
     );
     await Promise.all(apps.splice(0).map((a) => a.stop()));
     const stats = fs.existsSync(jsonFile) ? (JSON.parse(fs.readFileSync(jsonFile, 'utf8')).stats ?? {}) : {};
-    return { ok, passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (ok || stats.unexpected ? 0 : 1) };
+    return [{ ok, passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (ok || stats.unexpected ? 0 : 1) }];
   },
 };
 

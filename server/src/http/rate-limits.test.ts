@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CHAT_TEXTS, RATE_LIMIT_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROCESS_START_TIMEOUT_MS } from '../test/app-process';
 import { type Person, sendSocket } from '../test/chat-flow';
 import { shareAShow } from '../test/feed-fixture';
 import { startTestServer, TestClient, type TestServer, testEnv, uniqueName, until } from '../test/harness';
@@ -66,13 +67,17 @@ async function startServerProcess(env: Record<string, string>): Promise<{ child:
     });
   }
   const client = new TestClient(`http://127.0.0.1:${port}`);
-  await until(async () => {
-    if (child.exitCode !== null) throw new Error(`the second server exited: ${output}`);
-    return fetch(`${client.url}/api/health`).then(
-      () => true,
-      () => false,
-    );
-  }, 'the second server to listen');
+  await until(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the second server exited: ${output}`);
+      return fetch(`${client.url}/api/health`).then(
+        () => true,
+        () => false,
+      );
+    },
+    'the second server to listen',
+    PROCESS_START_TIMEOUT_MS,
+  );
   return { child, client };
 }
 

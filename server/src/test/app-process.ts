@@ -5,6 +5,12 @@ import { QUEUES, WORKER_HEARTBEAT } from '@shared/index';
 import type { Redis } from 'ioredis';
 import { testEnv, until } from './harness';
 
+/**
+ * How long a server or worker process may take to start: it compiles its code as it starts (tsx),
+ * slowly while the test files beside this one keep the cores busy.
+ */
+export const PROCESS_START_TIMEOUT_MS = 60_000;
+
 /** Resolves with the exit code once `child` has exited (at once if it already has). */
 export function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
@@ -24,13 +30,17 @@ export async function startServerProcess(port: number, env: Record<string, strin
   child.stderr?.on('data', (chunk: string) => {
     output = (output + chunk).slice(-4000);
   });
-  await until(async () => {
-    if (child.exitCode !== null) throw new Error(`a server process exited while starting: ${output}`);
-    return fetch(`http://127.0.0.1:${port}/api/health`).then(
-      () => true,
-      () => false,
-    );
-  }, 'the server process to listen');
+  await until(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`a server process exited while starting: ${output}`);
+      return fetch(`http://127.0.0.1:${port}/api/health`).then(
+        () => true,
+        () => false,
+      );
+    },
+    'the server process to listen',
+    PROCESS_START_TIMEOUT_MS,
+  );
   return child;
 }
 
@@ -55,7 +65,7 @@ export async function startWorkerProcess(env: Record<string, string>, redis: Red
       return workerBeating(redis, child.pid);
     },
     'worker heartbeat',
-    30_000,
+    PROCESS_START_TIMEOUT_MS,
   );
   return child;
 }

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { CHAT_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROCESS_START_TIMEOUT_MS } from '../../test/app-process';
 import { EventLog, emitRaw, mutualPair, sendRest, sendSocket } from '../../test/chat-flow';
 import { startTestServer, TestClient, type TestServer, testEnv, until } from '../../test/harness';
 import { freePort } from '../../test/spotify-flow';
@@ -33,13 +34,17 @@ describe('chat across two server instances', () => {
     }
     two = new TestClient(`http://127.0.0.1:${port}`);
     // Listening: any HTTP answer (health says 503 without a worker process, which is fine here).
-    await until(async () => {
-      if (child?.exitCode !== null) throw new Error(`the second server exited: ${childOutput}`);
-      return fetch(`${two.url}/api/health`).then(
-        () => true,
-        () => false,
-      );
-    }, 'the second server to listen');
+    await until(
+      async () => {
+        if (child?.exitCode !== null) throw new Error(`the second server exited: ${childOutput}`);
+        return fetch(`${two.url}/api/health`).then(
+          () => true,
+          () => false,
+        );
+      },
+      'the second server to listen',
+      PROCESS_START_TIMEOUT_MS,
+    );
   });
 
   afterAll(async () => {

@@ -654,10 +654,12 @@ describe('matches', () => {
       for (const side of [1, 2]) if (row[`user${side}_liked`]) expect(row[`user${side}_acted`]).toBe(true);
       expect(row.mutual_at !== null).toBe(row.user1_liked === true && row.user2_liked === true);
     }
-    // At most one of the two undos of a pass took it back.
+    // At most one of the two undos of a pass took it back. Where the third request is a second pass,
+    // an undo may take back that one in turn, when it lands between the two undos.
     for (let i = 0; i < PAIRS; i++) {
       const [u1, u2] = [answers[i * 5], answers[i * 5 + 1]];
-      expect([u1?.status, u2?.status].filter((s) => s === 200).length).toBeLessThanOrEqual(1);
+      const passes = i % 2 === 0 ? 1 : 2;
+      expect([u1?.status, u2?.status].filter((s) => s === 200).length).toBeLessThanOrEqual(passes);
     }
   }, 120_000);
 });
