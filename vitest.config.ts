@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
+import SlowestFirst from './scripts/test/sequencer';
 
 // Import aliases (@shared, @server, and the client's @/) are defined once, in the tsconfig files.
 const resolve = { tsconfigPaths: true };
@@ -33,6 +34,8 @@ const services = {
 export default defineConfig({
   resolve,
   test: {
+    // Slowest files first, across projects (scripts/test/sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     projects: [
       { resolve, test: { name: 'shared', include: ['shared/src/**/*.test.ts'], environment: 'node' } },
       {

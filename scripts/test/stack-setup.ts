@@ -40,14 +40,8 @@ export default async function setup(project: TestProject) {
   const stopAll = () => Promise.all(stops.splice(0).map((stop) => stop()));
   try {
     if (!postgresBase) {
-      const stack: LocalStack = await startLocalStack({
-        dataDir,
-        database: 'postgres',
-        persistRedis: false,
-        postgresSettings: TEST_POSTGRES_SETTINGS,
-        log: () => {},
-      });
-      stops.push(() => stack.stop());
+      const stack = await sharedStack(dataDir);
+      stops.push(stack.release);
       postgresBase = stack.postgresBaseUrl;
     }
 
@@ -87,6 +81,52 @@ export default async function setup(project: TestProject) {
     await dropDatabasesStartingWith(postgresBase, `podmatch_test_${project.name}_f`).catch(() => undefined);
     await stopAll();
   };
+}
+
+/**
+ * The local stack under `dataDir`, started once for the projects of one vitest call that use that
+ * directory (their global setups run in this one process, each with modules of its own): a second
+ * PostgreSQL on the same files would stop the first.
+ */
+function sharedStack(dataDir: string): Promise<{ postgresBaseUrl: string; release: () => Promise<void> }> {
+  const scope = globalThis as { podmatchTestStacks?: Map<string, SharedStack> };
+  scope.podmatchTestStacks ??= new Map();
+  const registry = scope.podmatchTestStacks;
+  let entry = registry.get(dataDir);
+  if (!entry) {
+    entry = {
+      users: 0,
+      stack: startLocalStack({
+        dataDir,
+        database: 'postgres',
+        persistRedis: false,
+        postgresSettings: TEST_POSTGRES_SETTINGS,
+        log: () => {},
+      }),
+    };
+    registry.set(dataDir, entry);
+  }
+  const shared = entry;
+  shared.users++;
+  return shared.stack.then(
+    (stack: LocalStack) => ({
+      postgresBaseUrl: stack.postgresBaseUrl,
+      release: async () => {
+        if (--shared.users > 0) return;
+        registry.delete(dataDir);
+        await stack.stop();
+      },
+    }),
+    (error: unknown) => {
+      registry.delete(dataDir);
+      throw error;
+    },
+  );
+}
+
+interface SharedStack {
+  users: number;
+  stack: Promise<LocalStack>;
 }
 
 async function dropDatabasesStartingWith(postgresBase: string, prefix: string): Promise<void> {
