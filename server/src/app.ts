@@ -33,7 +33,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(deps.config) }));
 
   app.use('/api', express.json({ limit: LIMITS.jsonBodyMaxBytes }));
-  app.use('/api', requestContext(deps.orm));
+  app.use('/api', requestContext(deps.orm, deps));
   app.use('/api', authenticate(deps.sessions));
   app.use(rateLimitRoutes(deps.limits));
   app.use(healthRoutes(deps));

@@ -12,6 +12,7 @@ import { OutboxRelay } from './core/jobs/outbox';
 import { createLogger, type Logger } from './core/logger';
 import { createMediaStore } from './core/media';
 import { createEmitter } from './core/realtime/emitter';
+import { Publisher } from './core/realtime/publisher';
 import { watchRedis } from './core/realtime/watch-redis';
 import { type Clock, SessionService } from './features/auth/session.service';
 import { ChatService } from './features/chat/chat.service';
@@ -48,7 +49,8 @@ export async function startServer(
   // Redis away (a restart, a failover): commands fail and ioredis reconnects; log it, never crash.
   watchRedis(redis, 'redis', logger);
   const emitter = createEmitter(redis);
-  const badges = new BadgePusher({ orm, emitter, logger });
+  const publisher = new Publisher(emitter);
+  const badges = new BadgePusher({ orm, publisher, logger });
   const limits = new RateLimits(redis, { scale: config.rateLimitScale, chatSendLimit: config.chatSendLimit });
   const jobs = new JobQueue(redis);
   const deps: AppDeps = {
@@ -62,9 +64,10 @@ export async function startServer(
     artwork: new ArtworkUrls(config.imageProxy.key),
     sessions: new SessionService(config, options.clock),
     emitter,
+    publisher,
     badges,
     limits,
-    chat: new ChatService({ emitter, badges, limits }),
+    chat: new ChatService({ limits }),
     bluesky: await createBlueskyClient({ config: config.atproto, orm, redis, tokenKey: config.spotify.tokenKey }),
     databaseOutage: new DatabaseOutageWatch(orm, logger),
   };

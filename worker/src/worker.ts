@@ -6,20 +6,12 @@ import { ormConfig } from '@server/core/db/orm-config';
 import { JobQueue } from '@server/core/jobs/job-queue';
 import type { Logger } from '@server/core/logger';
 import { createMediaStore } from '@server/core/media';
+import { Effects } from '@server/core/realtime/effects';
+import { createEmitter } from '@server/core/realtime/emitter';
+import { Publisher } from '@server/core/realtime/publisher';
 import { watchRedis } from '@server/core/realtime/watch-redis';
 import { queueDemoIntros } from '@server/core/videos/demo-intros';
-import {
-  JobError,
-  type JobKey,
-  type JobState,
-  jobStatusEvent,
-  jobs,
-  QUEUES,
-  rooms,
-  type ServerToClientEvents,
-  WORKER_HEARTBEAT,
-} from '@shared/index';
-import { Emitter } from '@socket.io/redis-emitter';
+import { JobError, type JobKey, type JobState, jobStatusEvent, jobs, QUEUES, WORKER_HEARTBEAT } from '@shared/index';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { WorkerConfig } from './config';
@@ -52,7 +44,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   // BullMQ workers block on Redis; they need unlimited retries per request.
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   watchRedis(connection, 'redis', logger);
-  const emitter = new Emitter<ServerToClientEvents>(connection);
+  const publisher = new Publisher(createEmitter(connection));
   const followUps = new JobQueue(connection);
   const media = createMediaStore(config.media);
   const imageProxy = new ImageProxy(config.imageProxy, logger);
@@ -65,7 +57,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const notify = (job: Job, key: JobKey, status: { state: JobState; progress: number; error?: unknown }) => {
     const userId = jobs[key].notifyUser?.(job.data as never);
     if (userId === undefined) return;
-    emitter.to(rooms.user(userId)).emit('job:status', jobStatusEvent(key, { jobId: job.id ?? '', ...status }));
+    publisher.emit('job:status', jobStatusEvent(key, { jobId: job.id ?? '', ...status }), { userId });
   };
 
   const runJob = async (job: Job) => {
@@ -76,10 +68,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     notify(job, key, { state: 'active', progress: 0 });
     const handler = handlers[key] as JobHandler<typeof key>;
     let result: unknown;
+    const effects = new Effects({ publisher });
     try {
       result = await handler(payload as never, {
         em: orm.em.fork(),
-        emitter,
+        publisher,
+        effects,
         mediaDir: config.mediaDir,
         media,
         enqueue: (key, payload, options) => followUps.enqueue(key, payload, options),
@@ -107,6 +101,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     }
     // 'completed' only once the result is what the job promised; otherwise the job fails (and retries).
     const valid = def.result.parse(result);
+    // What the job changed for others is told only now that it succeeded.
+    await effects.publish();
     notify(job, key, { state: 'completed', progress: 100 });
     return valid;
   };

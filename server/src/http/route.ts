@@ -67,6 +67,8 @@ export function mount<E extends Endpoint>(
     const body = res.locals.checked.body ?? readBody(req);
     const ctx = { params, query, body, req, res, ...granted } as HandlerContext<E>;
     const result = await handler(ctx);
+    // Only a request that succeeded tells anyone (a thrown error skips this: nothing is published).
+    await req.effects.publish();
     if (res.headersSent) return;
     res.status(endpoint.status).json(endpoint.response.parse(result));
   });

@@ -7,7 +7,7 @@ import proxyaddr from 'proxy-addr';
 import { Server, type Socket } from 'socket.io';
 import type { DatabaseOutageWatch } from '../core/db/outage';
 import type { Logger } from '../core/logger';
-import type { RealtimeEmitter } from '../core/realtime/emitter';
+import type { Publisher } from '../core/realtime/publisher';
 import { watchRedis } from '../core/realtime/watch-redis';
 import type { SessionService } from '../features/auth/session.service';
 import type { ChatService } from '../features/chat/chat.service';
@@ -34,7 +34,8 @@ export function createRealtime(
     logger: Logger;
     badges: BadgePusher;
     chat: ChatService;
-    emitter: RealtimeEmitter;
+    publisher: Publisher;
+    outbox: { relay(): Promise<unknown> };
     limits: RateLimits;
     databaseOutage: DatabaseOutageWatch;
   },

@@ -22,7 +22,7 @@ import {
 } from '@server/core/spotify/spotify-client';
 import { loadSpotifyConfig, type SpotifyConfig } from '@server/core/spotify/spotify-config';
 import { hasTokens, userTokenSource } from '@server/core/spotify/spotify-tokens';
-import { JobError, type JobPayload, type JobResult, rooms } from '@shared/index';
+import { JobError, type JobPayload, type JobResult } from '@shared/index';
 import { UnrecoverableError } from 'bullmq';
 import type { JobContext } from './handler';
 
@@ -128,8 +128,9 @@ export async function runSpotifySync(
     }
   } catch (error) {
     if (error instanceof SpotifyReconnectError) {
-      // The token source has already cleared the dead tokens: show the account as disconnected.
-      ctx.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
+      // The token source has already cleared the dead tokens (committed, whatever this job's outcome):
+      // show the account as disconnected now, not with effects that a failed job never publishes.
+      ctx.publisher.emit('user:updated', toSelfUser(user), { userId: user.id });
       throw new JobError('spotify_reconnect', undefined, { ...FINAL, cause: error });
     }
     // Network trouble, 5xx, rate limits: worth the retries with backoff.
@@ -153,7 +154,7 @@ export async function runSpotifySync(
 
   user.lastSpotifySync = new Date();
   await ctx.em.flush();
-  ctx.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
+  ctx.effects.userUpdated(user);
   return { podcasts: library.size, failed: skipped };
 }
 

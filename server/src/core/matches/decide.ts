@@ -7,7 +7,6 @@ import {
   type Intent,
   type MatchView,
   type PublicUser,
-  rooms,
   SPEC_DEMO_USERNAME,
 } from '@shared/index';
 import type { ArtworkUrls } from '../artwork/artwork-urls';
@@ -15,7 +14,7 @@ import { blockedEitherWay, intArray, lockPair, sql } from '../db/sql';
 import { stageJob } from '../jobs/outbox';
 import { type PodcastRow, toSharedPodcast } from '../presenters/podcast.presenter';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../presenters/user.presenter';
-import type { RealtimeEmitter } from '../realtime/emitter';
+import type { Publisher } from '../realtime/publisher';
 
 /** A `matches` row as stored: one per unordered pair (user1_id < user2_id) per intent. */
 export interface MatchRecord {
@@ -340,11 +339,13 @@ export async function announceUnlessBlocked(em: EntityManager, a: number, b: num
 /**
  * Announces a pair that just became mutual: 'match:new' to both people (each their own view, every
  * tab), under the pair lock and unless blocked since (announceUnlessBlocked). `known` is a view
- * already loaded for one of them. Call it after the like committed, only when `becameMutual`.
+ * already loaded for one of them. Call it after the like committed, only when `becameMutual`. The one
+ * event sent straight through the publisher rather than a unit of work's effects: sent while the lock
+ * is held, so a block that follows cannot overtake it with its own 'match:removed'.
  */
 export async function announceMutualMatch(
   em: EntityManager,
-  emitter: RealtimeEmitter,
+  publisher: Publisher,
   artwork: ArtworkUrls,
   row: MatchRecord,
   known?: MatchView,
@@ -354,7 +355,7 @@ export async function announceMutualMatch(
     views.push(known?.user1Id === id ? known : await viewOf(em, row, id, artwork));
   }
   await announceUnlessBlocked(em, row.user1_id, row.user2_id, () => {
-    for (const view of views) emitter.to(rooms.user(view.user1Id)).emit('match:new', view);
+    for (const view of views) publisher.emit('match:new', view, { userId: view.user1Id });
   });
 }
 

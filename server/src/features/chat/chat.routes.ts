@@ -21,6 +21,7 @@ export function chatRoutes(deps: AppDeps): Router {
   mount(router, api.sendMessage, async ({ body, auth, req }) =>
     deps.chat.send(
       req.em,
+      req.effects,
       auth.userId,
       { matchId: body.matchId, content: body.content, clientId: body.clientId },
       clientAddress(req),
@@ -28,7 +29,7 @@ export function chatRoutes(deps: AppDeps): Router {
   );
 
   mount(router, api.markMessagesRead, async ({ match, body, auth, req }) =>
-    viewOf(req.em, await deps.chat.read(req.em, match, auth.userId, body.seq), auth.userId, deps.artwork),
+    viewOf(req.em, await deps.chat.read(req.em, req.effects, match, auth.userId, body.seq), auth.userId, deps.artwork),
   );
 
   return router;
