@@ -30,6 +30,8 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
+  // Every endpoint takes its own rate limit in mount() (shared/src/api: `rateLimit`).
+  app.locals.limits = deps.limits;
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(deps.config) }));
 
   app.use('/api', express.json({ limit: LIMITS.jsonBodyMaxBytes }));

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHAT_TEXTS, RATE_LIMIT_TEXTS } from '@shared/index';
+import { api, CHAT_TEXTS, RATE_LIMIT_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Person, sendSocket } from '../test/chat-flow';
 import { shareAShow } from '../test/feed-fixture';
@@ -240,7 +240,15 @@ describe('rate limits across two server instances', () => {
     const scale = 0.001;
     const tiny = await startTestServer({ ...ENV, RATE_LIMIT_SCALE: String(scale) });
     try {
-      for (const { endpoint, limit } of LIMITED_ENDPOINTS) {
+      // Every endpoint's own rateLimit (the contract), and the routes still limited by path.
+      const limited = [
+        ...Object.values(api).flatMap((endpoint) =>
+          endpoint.rateLimit ? [{ endpoint, limit: endpoint.rateLimit.name }] : [],
+        ),
+        ...LIMITED_ENDPOINTS,
+      ];
+      expect(limited.length).toBeGreaterThan(15);
+      for (const { endpoint, limit } of limited) {
         const policy: { perUser?: { points: number }; perIp: { points: number }; message: string } =
           RATE_LIMIT_POLICIES[limit];
         const allowances = [policy.perIp, ...(policy.perUser ? [policy.perUser] : [])];

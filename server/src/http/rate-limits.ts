@@ -12,7 +12,7 @@
 // An address counts by `addressKey`: IPv4 itself, IPv6 by its /64 (one subscriber's allocation).
 import net from 'node:net';
 import { api, type Endpoint } from '@shared/api';
-import { CHAT_TEXTS, IMAGE_PROXY_PATH, RATE_LIMIT_TEXTS, VIDEO_TEXTS } from '@shared/index';
+import { CHAT_TEXTS, RATE_LIMIT_TEXTS, type RateLimitName, VIDEO_TEXTS } from '@shared/index';
 import { type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -112,9 +112,9 @@ export const RATE_LIMIT_POLICIES = {
     perIp: { points: 20_000, seconds: 60 },
     message: RATE_LIMIT_TEXTS.socketEvents,
   },
-} satisfies Record<string, Policy>;
+} satisfies Record<RateLimitName, Policy>;
 
-export type LimitName = keyof typeof RATE_LIMIT_POLICIES;
+export type LimitName = RateLimitName;
 
 export interface RateLimitSettings {
   /** Multiplies every allowance (RATE_LIMIT_SCALE): 1 in production; the test suites raise it. */
@@ -205,22 +205,6 @@ const accountNameTried = (req: Request): string | undefined => {
 };
 
 export const LIMITED_ENDPOINTS: LimitedEndpoint[] = [
-  { endpoint: api.devLogin, limit: 'signIn', subject: accountNameTried },
-  { endpoint: api.spotifyExchange, limit: 'codeExchange' },
-  { endpoint: api.createMatch, limit: 'swipes' },
-  { endpoint: api.undoPass, limit: 'swipes' },
-  { endpoint: api.reportUser, limit: 'reports' },
-  { endpoint: api.importOpml, limit: 'opmlImports' },
-  { endpoint: api.addUserPodcast, limit: 'libraryAdds' },
-  { endpoint: api.updateUserPodcast, limit: 'libraryEdits' },
-  { endpoint: api.removeUserPodcast, limit: 'libraryEdits' },
-  { endpoint: api.spotifyDisconnect, limit: 'libraryEdits' },
-  { endpoint: api.spotifySync, limit: 'spotifySyncs' },
-  { endpoint: api.searchPodcasts, limit: 'search' },
-  { endpoint: api.uploadProfilePicture, limit: 'uploads' },
-  { endpoint: api.uploadVideo, limit: 'uploads' },
-  { endpoint: api.generateAvatar, limit: 'uploads' },
-  { endpoint: { method: 'GET', path: IMAGE_PROXY_PATH }, limit: 'artwork' },
   // The Spotify redirects (docs/spotify.md): starting a sign-in or connect, and Spotify's callback.
   { endpoint: { method: 'GET', path: '/api/auth/spotify' }, limit: 'signIn' },
   { endpoint: { method: 'GET', path: '/api/spotify/login' }, limit: 'signIn' },

@@ -26,6 +26,7 @@ export const blueskyApi = {
     method: 'POST',
     path: '/api/users/:userId/bluesky/link',
     access: 'owner',
+    rateLimit: { name: 'blueskyLinks' },
     params: UserIdParams,
     body: BlueskyLinkBodySchema,
     response: BlueskyLinkStartSchema,

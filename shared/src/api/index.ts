@@ -1,5 +1,6 @@
 // Every REST endpoint, defined once per feature; `api` is the one object server and client use.
 import { accountApi } from './account';
+import { artworkApi } from './artwork';
 import { authApi } from './auth';
 import { blueskyApi } from './bluesky';
 import { feedApi } from './feed';
@@ -27,6 +28,7 @@ export const api = {
   ...spotifyApi,
   ...blueskyApi,
   ...videosApi,
+  ...artworkApi,
 } as const;
 
 export type Api = typeof api;

@@ -141,7 +141,6 @@ export function blueskyRoutes(deps: AppDeps): Router {
 
   mount(router, api.blueskyLink, async ({ params, body, req, res }) => {
     if (!client) throw new HttpError(503, 'bluesky_unavailable', unavailableMessage ?? BLUESKY_TEXTS.failed);
-    await deps.limits.take('blueskyLinks', { user: params.userId, ip: clientAddress(req) });
     // The handle must resolve to a DID whose document claims it back.
     try {
       await client.oauth.identityResolver.resolve(body.handle, { noCache: true });
