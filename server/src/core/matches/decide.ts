@@ -10,36 +10,15 @@ import {
   SPEC_DEMO_USERNAME,
 } from '@shared/index';
 import type { ArtworkUrls } from '../artwork/artwork-urls';
-import { blockedEitherWay, intArray, lockPair, sql } from '../db/sql';
+import type { MatchSchema } from '../db/entities';
+import { blockedEitherWay, intArray, lockPair, type RowOf, sql } from '../db/sql';
 import { stageJob } from '../jobs/outbox';
 import { type PodcastRow, toSharedPodcast } from '../presenters/podcast.presenter';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../presenters/user.presenter';
 import type { Publisher } from '../realtime/publisher';
 
 /** A `matches` row as stored: one per unordered pair (user1_id < user2_id) per intent. */
-export interface MatchRecord {
-  id: number;
-  user1_id: number;
-  user2_id: number;
-  intent: Intent;
-  match_percentage: number;
-  user1_liked: boolean;
-  user2_liked: boolean;
-  user1_acted: boolean;
-  user2_acted: boolean;
-  user1_favorite: boolean;
-  user2_favorite: boolean;
-  user1_seen_at: Date | null;
-  user2_seen_at: Date | null;
-  mutual_at: Date | null;
-  unmatched_at: Date | null;
-  created_at: Date;
-  /** The seq of the newest message (0: none); each send increments it under this row's lock. */
-  last_message_seq: number;
-  /** Up to which message seq each side has read (docs/chat.md). */
-  user1_read_seq: number;
-  user2_read_seq: number;
-}
+export type MatchRecord = RowOf<typeof MatchSchema>;
 
 /** Shared shows shown on a match (the contract's limit: MatchView.sharedPodcasts). */
 export const MATCH_SHARED_PODCASTS_MAX = 10;

@@ -1,8 +1,8 @@
 // The person's own data (docs/privacy.md): "Download my data" and "Delete account".
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountExport, Intent } from '@shared/index';
-import { UserSchema } from '../../core/db/entities';
-import { blockedEitherWay, lockPairsOf, sql } from '../../core/db/sql';
+import { type UserProfileSchema, UserSchema } from '../../core/db/entities';
+import { blockedEitherWay, lockPairsOf, type RowOf, sql } from '../../core/db/sql';
 import { MEDIA_URL_PREFIX, type MediaStore } from '../../core/media';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import { notFound } from '../../http/errors';
@@ -21,14 +21,11 @@ export async function exportAccount(
 ): Promise<AccountExport> {
   const user = await em.findOne(UserSchema, userId);
   if (!user) throw notFound('User not found.');
-  const profiles = await sql<{
-    intent: Intent;
-    display_name: string | null;
-    tagline: string | null;
-    profile_picture: string | null;
-    video_intro_url: string | null;
-    active: boolean;
-  }>(em, 'select * from user_profiles where user_id = ? order by intent', [userId]);
+  const profiles = await sql<RowOf<typeof UserProfileSchema>>(
+    em,
+    'select * from user_profiles where user_id = ? order by intent',
+    [userId],
+  );
   const podcasts = await sql<{
     name: string;
     creator: string | null;

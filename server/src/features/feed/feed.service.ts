@@ -10,7 +10,8 @@ import {
   type Intent,
 } from '@shared/index';
 import type { ArtworkUrls } from '../../core/artwork/artwork-urls';
-import { blockedEitherWay, intArray, sql } from '../../core/db/sql';
+import type { FeedCandidateSchema } from '../../core/db/entities';
+import { blockedEitherWay, intArray, type RowOf, sql } from '../../core/db/sql';
 import type { JobQueue } from '../../core/jobs/job-queue';
 import { recomputeUser } from '../../core/matching/precompute';
 import { type PodcastRow, toSharedPodcast } from '../../core/presenters/podcast.presenter';
@@ -70,11 +71,7 @@ function pendingConditions(intentExpr: string): string {
     and not ${blockedEitherWay('fc.user_id', 'fc.candidate_id')}`;
 }
 
-interface FeedRow extends PublicUserRow {
-  candidate_id: number;
-  score: number;
-  shared_podcast_ids: number[];
-}
+type FeedRow = PublicUserRow & Pick<RowOf<typeof FeedCandidateSchema>, 'candidate_id' | 'score' | 'shared_podcast_ids'>;
 
 export async function feedFor(
   em: EntityManager,

@@ -1,6 +1,9 @@
 import { BlockSchema } from './block.entity';
+import { BlueskyOauthStateSchema } from './bluesky-oauth-state.entity';
 import { FeedCandidateRunSchema, FeedCandidateSchema } from './feed-candidate.entity';
+import { JobOutboxSchema } from './job-outbox.entity';
 import { MatchSchema } from './match.entity';
+import { MatchingModelSchema, TasteNeighbourSchema } from './matching.entity';
 import { MessageSchema } from './message.entity';
 import { PodcastSchema } from './podcast.entity';
 import { PodcastEpisodeSchema } from './podcast-episode.entity';
@@ -12,8 +15,11 @@ import { UserProfileSchema } from './user-profile.entity';
 import { VideoIntroSchema } from './video-intro.entity';
 
 export * from './block.entity';
+export * from './bluesky-oauth-state.entity';
 export * from './feed-candidate.entity';
+export * from './job-outbox.entity';
 export * from './match.entity';
+export * from './matching.entity';
 export * from './message.entity';
 export * from './podcast.entity';
 export * from './podcast-episode.entity';
@@ -39,4 +45,8 @@ export const entities = [
   ReportSchema,
   ReportMessageSchema,
   VideoIntroSchema,
+  JobOutboxSchema,
+  BlueskyOauthStateSchema,
+  TasteNeighbourSchema,
+  MatchingModelSchema,
 ];

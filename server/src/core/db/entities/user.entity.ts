@@ -53,7 +53,10 @@ export const UserSchema = defineEntity({
     setupStep: p.smallint().default(0),
     setupCompletedAt: p.datetime().nullable(),
     /** Listening-habits quiz answers by question id (shared/src/quiz.ts). */
-    quizAnswers: p.json<Record<string, string>>().onCreate(() => ({})),
+    quizAnswers: p
+      .json<Record<string, string>>()
+      .defaultRaw(`'{}'`)
+      .onCreate(() => ({})),
     /** Seeded demo people: a like from anyone is answered at once (SPEC "Demo user"). */
     isDemo: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
@@ -66,6 +69,11 @@ export const UserSchema = defineEntity({
     {
       name: 'users_username_lower_unique',
       expression: 'create unique index "users_username_lower_unique" on "users" (lower("username"))',
+    },
+    {
+      // One profile per Bluesky identity.
+      name: 'users_atp_did_unique',
+      expression: 'create unique index "users_atp_did_unique" on "users" ("atp_did") where "atp_did" is not null',
     },
   ],
 });
