@@ -11,7 +11,7 @@
 //
 // An address counts by `addressKey`: IPv4 itself, IPv6 by its /64 (one subscriber's allocation).
 import net from 'node:net';
-import { api, type Endpoint } from '@shared/api';
+import type { Endpoint } from '@shared/api';
 import { CHAT_TEXTS, RATE_LIMIT_TEXTS, type RateLimitName, VIDEO_TEXTS } from '@shared/index';
 import { type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
@@ -197,12 +197,6 @@ interface LimitedEndpoint {
   /** Whom the per-person allowance belongs to; the signed-in person unless said otherwise. */
   subject?: (req: Request) => string | undefined;
 }
-
-/** Sign-in is limited per account name tried, so one account cannot be hammered from many addresses. */
-const accountNameTried = (req: Request): string | undefined => {
-  const name = (req.body as { username?: unknown } | undefined)?.username;
-  return typeof name === 'string' ? `name:${name.trim().toLowerCase().slice(0, 100)}` : undefined;
-};
 
 export const LIMITED_ENDPOINTS: LimitedEndpoint[] = [
   // The Spotify redirects (docs/spotify.md): starting a sign-in or connect, and Spotify's callback.

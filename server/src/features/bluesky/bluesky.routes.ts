@@ -21,7 +21,6 @@ import { sql } from '../../core/db/sql';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import { readCookie } from '../../http/cookies';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
-import { clientAddress } from '../../http/rate-limits';
 import { mount } from '../../http/route';
 
 const PENDING_TTL_SECONDS = 300;
