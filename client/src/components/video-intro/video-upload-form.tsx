@@ -1,15 +1,13 @@
 import { api } from '@shared/api';
 import type { Intent } from '@shared/constants';
-import { VideoProjectAcceptedSchema } from '@shared/schemas/video';
 import { FileVideo, Upload } from 'lucide-react';
 import { type ChangeEvent, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { Spinner } from '@/components/ui/spinner';
-import { endpointUrl, errorMessage, InvalidResponseError } from '@/lib/api-client';
+import { errorMessage, uploadRequest } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
-import { uploadWithProgress } from '@/lib/upload';
 import { checkVideoDuration, checkVideoFile, readVideoDuration } from './video-file';
 
 type Selection =
@@ -67,15 +65,19 @@ export function VideoUploadForm({ userId, intent, busy, onUploaded }: VideoUploa
 
   const save = async () => {
     if (selection.kind !== 'ready') return;
-    const url = endpointUrl(api.uploadVideo, { params: { userId }, query: { intent } });
     setUploadError(null);
     setPercent(0);
     try {
-      const data = await uploadWithProgress(url, selection.file, { field: 'video', onProgress: setPercent });
-      const parsed = VideoProjectAcceptedSchema.safeParse(data);
-      if (!parsed.success) throw new InvalidResponseError(url, parsed.error);
+      const { projectId } = await uploadRequest(
+        api.uploadVideo,
+        { params: { userId }, query: { intent } },
+        selection.file,
+        {
+          onProgress: setPercent,
+        },
+      );
       setSelection({ kind: 'none' });
-      onUploaded(parsed.data.projectId);
+      onUploaded(projectId);
     } catch (error) {
       const message = errorMessage(error, 'Your video could not be uploaded. Please try again.');
       setUploadError(message);
