@@ -47,19 +47,25 @@ export interface LogFields {
  */
 export const INSTANCE = `${os.hostname()}:${process.pid}:${Date.now().toString(36)}`;
 
+type Secrets = () => (string | undefined)[];
+
 interface LogScope {
   fields: LogFields;
-  /** Exact values that never appear in this scope's lines (the request's token, cookies, password). */
-  secrets: string[];
+  /**
+   * Where the exact values that never appear in this scope's lines come from (the request's token,
+   * cookies, password): read when a line is written, so a request costs nothing for them when it
+   * writes none, and its body counts once parsed.
+   */
+  secrets: Secrets[];
 }
 
 const scopes = new AsyncLocalStorage<LogScope>();
 
 /** Runs `run` in a scope whose lines carry `fields` (added to those of the scope it is in). */
-export function withLogFields<T>(fields: LogFields, run: () => T, secrets: (string | undefined)[] = []): T {
+export function withLogFields<T>(fields: LogFields, run: () => T, secrets?: Secrets): T {
   const outer = scopes.getStore();
   const scope: LogScope = { fields: { ...outer?.fields, ...fields }, secrets: [...(outer?.secrets ?? [])] };
-  addSecrets(scope, secrets);
+  if (secrets) scope.secrets.push(secrets);
   return scopes.run(scope, run);
 }
 
@@ -69,30 +75,38 @@ export function addLogFields(fields: LogFields): void {
   if (scope) Object.assign(scope.fields, fields);
 }
 
-/** The fields of the current scope (tests, and what must carry them elsewhere). */
-export function logFields(): LogFields {
-  return { ...scopes.getStore()?.fields };
-}
-
 /** Values never to be written in the current scope's lines, wherever they turn up (a message, an error). */
 export function redactInLogs(...values: (string | undefined)[]): void {
-  const scope = scopes.getStore();
-  if (scope) addSecrets(scope, values);
+  scopes.getStore()?.secrets.push(() => values);
 }
 
 /** `fn`, run later (an event listener), in the scope it was made in, with that scope's later fields. */
 export function inLogScope<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-  return AsyncLocalStorage.bind(fn);
+  const scope = scopes.getStore();
+  // Not AsyncLocalStorage.bind: an AsyncResource per request costs more than this.
+  return scope ? (...args) => scopes.run(scope, fn, ...args) : fn;
 }
 
 /** Shorter values are left to the patterns below: replacing them everywhere would mangle lines. */
 const MIN_SECRET_LENGTH = 6;
 
-function addSecrets(scope: LogScope, values: (string | undefined)[]): void {
-  for (const value of values) {
-    if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH && !scope.secrets.includes(value))
-      scope.secrets.push(value);
+/**
+ * The current scope's secrets as they may appear on a line: as they are, and as JSON writes them
+ * once or twice (a password with a quote or a backslash, quoted in an error message that is itself
+ * written as JSON); longest first.
+ */
+function secretsNow(): string[] {
+  const scope = scopes.getStore();
+  if (!scope || scope.secrets.length === 0) return [];
+  const forms = new Set<string>();
+  for (const source of scope.secrets) {
+    for (const value of source()) {
+      if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) continue;
+      const once = JSON.stringify(value).slice(1, -1);
+      forms.add(value).add(once).add(JSON.stringify(once).slice(1, -1));
+    }
   }
+  return [...forms].sort((a, b) => b.length - a.length);
 }
 
 /** LOG_FORMAT unset: JSON in production, readable elsewhere; pino-pretty is a development dependency. */
@@ -117,7 +131,7 @@ export function createLogger(name: string, level: Level = 'info', options: Logge
   const format =
     options.format ??
     logFormatFor(
-      process.env.LOG_FORMAT === 'pretty' ? 'pretty' : process.env.LOG_FORMAT === 'json' ? 'json' : undefined,
+      LOG_FORMATS.find((f) => f === process.env.LOG_FORMAT),
       (process.env.NODE_ENV ?? 'production') === 'production',
     );
   const line = format === 'pretty' ? prettyLines() : (text: string) => text;
@@ -141,14 +155,16 @@ export function createLogger(name: string, level: Level = 'info', options: Logge
       serializers: { err: (err: unknown) => err },
       mixin: () => ({ ...scopes.getStore()?.fields }),
       // The last guard, on the finished line: this scope's exact secrets and the known shapes of one.
-      hooks: { streamWrite: (text) => scrubText(text, scopes.getStore()?.secrets) },
+      hooks: { streamWrite: (text) => scrubText(text, secrets) },
     },
     stream,
   );
+  // The current line's secrets: pino writes synchronously, within the call below.
+  let secrets: string[] = [];
   const write = (at: Exclude<Level, 'silent'>) => (message: string, extra?: unknown) => {
     if (!log.isLevelEnabled(at)) return;
     // Scrubbed before serializing too: a secret quoted inside a quoted string is escaped twice on the line.
-    const secrets = scopes.getStore()?.secrets ?? [];
+    secrets = secretsNow();
     if (extra === undefined) log[at](scrubText(message, secrets));
     else log[at](fieldsOf(extra, secrets), scrubText(message, secrets));
   };
@@ -165,8 +181,8 @@ function outputTo(fd: 1 | 2, format: LogFormat, line: (text: string) => string) 
 }
 
 /**
- * pino-pretty's formatter, loaded only here (never in production, where it is not installed), and
- * used synchronously: a line is printed when it is logged, not later by a transport.
+ * pino-pretty's formatter, loaded only here, never in production (it is a development dependency),
+ * and used synchronously: a line is printed when it is logged, not later by a transport.
  */
 function prettyLines(): (text: string) => string {
   const require = createRequire(import.meta.url);
@@ -178,8 +194,8 @@ function prettyLines(): (text: string) => string {
 
 /** Field names whose values are secret wherever they are (headers, bodies, errors, options). */
 const SECRET_KEY =
-  /authorization|cookie|passw(or)?d|secret|token|credential|api[-_]?key|private[-_]?key|^jwks?$|dpop|code[-_]?verifier|ticket|^state$/i;
-/** Query parameters that carry one-time secrets (OAuth codes and states, sign-in tickets). */
+  /authorization|cookie|passw(or)?d|secret|token|credential|api[-_]?key|private[-_]?key|^jwks?$|dpop|code[-_]?verifier|ticket/i;
+/** Query parameters and body fields that carry one-time secrets (OAuth codes and states, sign-in tickets). */
 const SECRET_PARAM = /^(code|state|ticket|token|access_token|refresh_token|id_token|password|client_secret)$/i;
 const SECRET_TEXT: [RegExp, string][] = [
   // An authorization header's value quoted in a message.
@@ -199,16 +215,10 @@ const REDACTED = '[redacted]';
 const MAX_DEPTH = 6;
 const MAX_KEYS = 50;
 
-/** Text (a line, a message, a field) without this scope's secrets and without anything shaped like one. */
+/** Text (a line, a message, a field) without the given secrets (secretsNow) and without anything shaped like one. */
 export function scrubText(text: string, secrets: string[] = []): string {
   let out = text;
-  for (const secret of secrets) {
-    // As it is, and as JSON writes it once or twice (a password with a quote or a backslash, quoted
-    // in an error message that is itself written as JSON).
-    const once = JSON.stringify(secret).slice(1, -1);
-    const twice = JSON.stringify(once).slice(1, -1);
-    for (const form of new Set([twice, once, secret])) out = out.replaceAll(form, REDACTED);
-  }
+  for (const secret of secrets) out = out.replaceAll(secret, REDACTED);
   for (const [pattern, replacement] of SECRET_TEXT) out = out.replace(pattern, replacement);
   return out;
 }

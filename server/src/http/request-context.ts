@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { RequestContext } from '@mikro-orm/postgresql';
 import type { RequestHandler } from 'express';
-import { inLogScope, type Logger, redactInLogs, secretsOf, withLogFields } from '../core/logger';
+import { inLogScope, type Logger, secretsOf, withLogFields } from '../core/logger';
 
 export interface AuthContext {
   userId: number;
@@ -64,7 +64,7 @@ export function requestLogging(
         );
         next();
       },
-      secretsOf(req),
+      () => secretsOf(req),
     );
   };
 }
@@ -72,8 +72,6 @@ export function requestLogging(
 /** Gives each request its own identity map, before authentication runs. */
 export function requestContext(orm: MikroORM): RequestHandler {
   return (req, _res, next) => {
-    // The body is parsed by now: its passwords and tokens join the values its lines never show.
-    redactInLogs(...secretsOf({ body: req.body }));
     const em = orm.em.fork();
     req.em = em;
     RequestContext.create(em, next);

@@ -9,10 +9,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalProxy } from '../../../scripts/lib/local-proxy';
 import { type AppConfig, loadConfig } from '../config';
 import { createLogger, INSTANCE, type Logger, logFormatFor } from '../core/logger';
 import { startServer } from '../server';
-import { TestClient, TestServer, testEnv, until } from '../test/harness';
+import { startTestServer, TestClient, TestServer, testEnv, until } from '../test/harness';
 import { authenticate } from './authenticate';
 import { errorHandler } from './error-handler';
 import { requestContext, requestLogging } from './request-context';
@@ -93,7 +94,9 @@ describe('logs of a server in production mode', () => {
     expect(signIn).toMatchObject({ msg: expect.stringMatching(/^POST \/api\/auth\/dev-login 200/) });
     expect(signIn?.userId).toBeUndefined();
     expect(out.text.join('')).not.toContain(token);
-    console.log(`logs: ${lines.length} lines for one request, e.g. ${out.text.find((t) => t.includes(requestId))}`);
+    console.log(
+      `logs: ${lines.length} lines for one request, e.g. ${out.text.find((t) => t.includes(requestId) && t.includes('"status"'))?.trim()}`,
+    );
   });
 
   it('keeps the ids of concurrent requests apart (40 at once, 4 times the database pool)', async () => {
@@ -136,6 +139,29 @@ describe('logs of a server in production mode', () => {
     }
     expect(handled[0]?.eventId).not.toBe(handled[1]?.eventId);
     expect(out.text.join('')).not.toContain(token);
+  });
+});
+
+describe('request ids behind the local proxy (npm start with SERVER_INSTANCES)', () => {
+  it('makes a fresh id for each request, as HAProxy does: a client’s never reaches a server that trusts the proxy', async () => {
+    const server = await startTestServer({ TRUST_PROXY: 'loopback' });
+    const port = Number(new URL(server.url).port);
+    const proxy = await startLocalProxy({ port: 0, targets: [port], log: () => {} });
+    try {
+      const chosen = { 'X-Request-Id': 'chosen-by-the-client' };
+      // Directly, from loopback (a trusted proxy's address), the server takes it...
+      expect((await server.call('GET', '/api/health', { headers: chosen })).headers.get('x-request-id')).toBe(
+        'chosen-by-the-client',
+      );
+      // ...through the proxy, never.
+      const via = new TestClient(`http://127.0.0.1:${proxy.port}`);
+      const ids = await Promise.all([1, 2].map(() => via.call('GET', '/api/health', { headers: chosen })));
+      for (const res of ids) expect(res.headers.get('x-request-id')).toMatch(UUID);
+      expect(ids[0]?.headers.get('x-request-id')).not.toBe(ids[1]?.headers.get('x-request-id'));
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
   });
 });
 
@@ -257,12 +283,7 @@ describe('secrets in logs', () => {
     }, 'the careless request’s lines');
     // Every line was written, with the request's ids, and the error with its message.
     expect(lines.map((line) => line.msg)).toEqual(
-      expect.arrayContaining([
-        'the request',
-        'its body',
-        'upstream: called with',
-        'POST /api/careless?code=[redacted]&state=[redacted]&page=2 failed',
-      ]),
+      expect.arrayContaining(['the request', 'its body', 'upstream: called with', 'POST /api/careless failed']),
     );
     for (const line of lines) expect(line.userId).toBe(user.id);
     expect(lines.find((line) => line.err)?.err?.message).toMatch(/^upstream refused/);
@@ -272,6 +293,7 @@ describe('secrets in logs', () => {
       expect(written).not.toContain(value);
     }
     expect(written).toContain('[redacted]');
+    // The URL of the logged request keeps what is not secret.
     expect(written).toContain('page=2');
     console.log(
       `logs: ${lines.length} lines of a careless handler, none with a secret; e.g. ${out.text.find((line) => line.includes('"status":500'))?.trim()}`,

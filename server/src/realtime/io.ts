@@ -149,7 +149,7 @@ export function createRealtime(
 /** Runs `run` in a log scope of this socket: its id, its person's, `fields`, and its token kept out. */
 function inSocketScope<T>(socket: IoSocket, fields: LogFields, run: () => T): T {
   const token = socket.handshake.auth?.token;
-  return withLogFields({ socketId: socket.id, userId: socket.data.userId, ...fields }, run, [
+  return withLogFields({ socketId: socket.id, userId: socket.data.userId, ...fields }, run, () => [
     typeof token === 'string' ? token : undefined,
     ...secretsOf({ headers: socket.handshake.headers }),
   ]);
