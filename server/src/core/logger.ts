@@ -187,7 +187,9 @@ function outputTo(fd: 1 | 2, format: LogFormat, line: (text: string) => string) 
 function prettyLines(): (text: string) => string {
   const require = createRequire(import.meta.url);
   const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty');
-  return prettyFactory({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'instance', singleLine: true });
+  // A request's line says its method, path, status and duration in its message already.
+  const ignore = 'instance,method,path,status,durationMs';
+  return prettyFactory({ translateTime: 'SYS:HH:MM:ss.l', ignore, singleLine: true });
 }
 
 // ---------------------------------------------------------------- redaction
