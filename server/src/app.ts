@@ -21,7 +21,7 @@ import { contentSecurityPolicy } from './http/content-security-policy';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
 import { rateLimitRoutes } from './http/rate-limits';
-import { requestContext } from './http/request-context';
+import { requestContext, requestLogging } from './http/request-context';
 import { serveClient } from './serve-client';
 import { serveMedia } from './serve-media';
 
@@ -32,6 +32,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.config.trustProxy);
   // Every endpoint takes its own rate limit in mount() (shared/src/api: `rateLimit`).
   app.locals.limits = deps.limits;
+  // Before anything that could log or answer: the request's id and log scope.
+  app.use(requestLogging(deps.logger, app.get('trust proxy fn')));
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(deps.config) }));
 
   app.use('/api', express.json({ limit: LIMITS.jsonBodyMaxBytes }));

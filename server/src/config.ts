@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from './core/artwork/image-proxy-config';
 import { loadAtprotoConfig } from './core/atproto/atproto-config';
+import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from './core/logger';
 import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
 import { loadMediaSettings, MediaEnvSchema } from './core/media';
 import { parseSettings } from './core/settings';
@@ -90,7 +91,9 @@ const EnvSchema = ImageProxyEnvSchema.extend({
     .optional(),
   // Operators who send it in X-Health-Token see /api/health's details from anywhere (docs/operations.md).
   HEALTH_TOKEN: z.string().min(24, 'use at least 24 random characters').optional(),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Unset: JSON in production, readable lines elsewhere (docs/operations.md, "Logs").
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
   // Chat sends per person (REST and socket together, counted across servers in Redis).
   CHAT_SEND_LIMIT: z.coerce.number().int().positive().default(30),
   CHAT_SEND_WINDOW_SECONDS: z.coerce.number().int().positive().default(10),
@@ -179,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       .map((ip) => ip.trim())
       .filter(Boolean),
     logLevel: e.LOG_LEVEL,
+    logFormat: logFormatFor(e.LOG_FORMAT, isProduction),
     /** At most `limit` messages per person per `windowSeconds` (docs/chat.md, rate limiting). */
     chatSendLimit: { limit: e.CHAT_SEND_LIMIT, windowSeconds: e.CHAT_SEND_WINDOW_SECONDS },
     /** Allowances of http/rate-limits.ts multiplied by this (1 unless RATE_LIMIT_SCALE says otherwise). */

@@ -35,7 +35,7 @@ const DRAIN_MS = 5000;
 
 export async function startServer(
   config: AppConfig,
-  logger: Logger = createLogger('server', config.logLevel),
+  logger: Logger = createLogger('server', config.logLevel, { format: config.logFormat }),
   /**
    * Tests move time by hand (token expiry and rotation, the age of upload temp files) instead of
    * sleeping, and may sweep the upload temp dir more often than every 10 minutes.

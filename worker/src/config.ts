@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from '@server/core/artwork/image-proxy-config';
+import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from '@server/core/logger';
 import { loadMediaSettings, MediaEnvSchema } from '@server/core/media';
 import { REPORT_RETENTION_DAYS } from '@server/core/reports/retention';
 import { parseSettings } from '@server/core/settings';
@@ -62,7 +63,9 @@ const EnvSchema = z.object({
     .min(0)
     .max(7 * 24 * 60)
     .default(6 * 60),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Unset: JSON in production, readable lines elsewhere (docs/operations.md, "Logs").
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
   FEED_FETCH_ALLOWED_IPS: z.string().default(''),
 });
 
@@ -100,6 +103,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     reportRetentionDays: e.REPORT_RETENTION_DAYS,
     reportsExpireEveryMs: e.REPORTS_EXPIRE_EVERY_MINUTES * 60_000,
     logLevel: e.LOG_LEVEL,
+    logFormat: logFormatFor(e.LOG_FORMAT, isProduction),
     // Checked at boot; the podcasts.sync handler reads the same SPOTIFY_* / TOKEN_ENCRYPTION_KEY.
     spotify: loadSpotifyConfig(env, {
       isProduction,

@@ -4,7 +4,7 @@ import { ArtworkUrls } from '@server/core/artwork/artwork-urls';
 import { ImageProxy } from '@server/core/artwork/image-proxy';
 import { ormConfig } from '@server/core/db/orm-config';
 import { JobQueue } from '@server/core/jobs/job-queue';
-import type { Logger } from '@server/core/logger';
+import { type Logger, withLogFields } from '@server/core/logger';
 import { createMediaStore } from '@server/core/media';
 import { Effects } from '@server/core/realtime/effects';
 import { createEmitter } from '@server/core/realtime/emitter';
@@ -60,7 +60,17 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     publisher.emit('job:status', jobStatusEvent(key, { jobId: job.id ?? '', ...status }), { userId });
   };
 
-  const runJob = async (job: Job) => {
+  // Every line a job writes, however deep, carries its id and name (docs/operations.md, "Logs").
+  const runJob = (job: Job) =>
+    withLogFields({ jobId: job.id ?? '', job: job.name }, async () => {
+      const started = performance.now();
+      logger.debug(`job started (attempt ${job.attemptsMade + 1})`);
+      const result = await handle(job);
+      logger.debug(`job completed in ${Math.round(performance.now() - started)} ms`);
+      return result;
+    });
+
+  const handle = async (job: Job) => {
     const key = jobKeyByName.get(job.name);
     if (!key) throw new UnrecoverableError(`Unknown job name ${job.name}`);
     const def = jobs[key];
@@ -125,6 +135,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       const final = error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
       logger.warn(
         `job ${job.name} ${job.id} failed (attempt ${job.attemptsMade}${final ? ', final' : ''}): ${error.message}`,
+        { jobId: job.id, job: job.name },
       );
       if (key && final) notify(job, key, { state: 'failed', progress: 0, error });
     });

@@ -1,5 +1,6 @@
 import { NEW_TOKEN_HEADER } from '@shared/index';
 import type { RequestHandler } from 'express';
+import { addLogFields, redactInLogs } from '../core/logger';
 import type { SessionService } from '../features/auth/session.service';
 
 export function bearerToken(header: string | undefined): string | null {
@@ -19,7 +20,9 @@ export function authenticate(sessions: SessionService): RequestHandler {
     const session = await sessions.resolve(req.em, token);
     if (!session) return next();
     req.auth = { userId: session.userId, sessionId: session.id };
+    addLogFields({ userId: session.userId });
     const fresh = await sessions.rotateIfDue(req.em, session, req.get('user-agent'));
+    redactInLogs(fresh ?? undefined);
     if (fresh) res.setHeader(NEW_TOKEN_HEADER, fresh);
     next();
   };

@@ -21,6 +21,7 @@ export interface JobContext {
   media: MediaStore;
   /** Addresses feed fetching may reach despite being private (tests only). */
   feedFetchAllowedIps: string[];
+  /** Its lines carry this job's id and name without being told (core/logger.ts). */
   logger: Logger;
   /** Queues a follow-up job (e.g. a match recompute after a library changed). */
   enqueue: JobQueue['enqueue'];
