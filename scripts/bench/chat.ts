@@ -1012,14 +1012,16 @@ try {
     });
   } else {
     const serverRss = Math.max(...serverNames.map((name) => chat.memory.get(name)?.rss ?? Number.NaN));
-    const checks: [string, boolean][] = [
+    // The third element: a latency target (BENCH_LATENCY_TARGETS=off reports it without failing).
+    const checks: [string, boolean, 'latency'?][] = [
       [`lost ${chat.lost} (target 0)`, chat.lost === 0],
       [`duplicated ${chat.duplicated} (target 0)`, chat.duplicated === 0],
-      [`p99 ${f2(chat.latency.p99)} ms (target <= ${TARGET_P99_MS} ms)`, chat.latency.p99 <= TARGET_P99_MS],
+      [`p99 ${f2(chat.latency.p99)} ms (target <= ${TARGET_P99_MS} ms)`, chat.latency.p99 <= TARGET_P99_MS, 'latency'],
       [
         `p99 ${f2(chat.latency.p99 / relay.latency.p99)} x the relay's ${f2(relay.latency.p99)} ms ` +
           `(target <= ${TARGET_RELAY_FACTOR}x)`,
         chat.latency.p99 <= TARGET_RELAY_FACTOR * relay.latency.p99,
+        'latency',
       ],
       [
         `server RSS ${f1(serverRss)} MB at most per instance (target <= ${TARGET_RSS_MB} MB)`,
@@ -1027,9 +1029,8 @@ try {
       ],
     ];
     for (const [text, ok] of checks) console.log(`${ok ? 'met   ' : 'MISSED'} ${text}`);
-    const latency = new Set([checks[2], checks[3]]);
     if (!LATENCY_TARGETS) console.log('(BENCH_LATENCY_TARGETS=off: the latency targets do not fail this run)');
-    const missed = checks.filter((check) => !check[1] && (LATENCY_TARGETS || !latency.has(check)));
+    const missed = checks.filter(([, ok, kind]) => !ok && (LATENCY_TARGETS || kind !== 'latency'));
     exitCode = missed.length ? 1 : 0;
     if (missed.length) console.log(`targets missed: ${missed.map(([text]) => text).join('; ')}`);
     finalLine = JSON.stringify({

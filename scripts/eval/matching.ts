@@ -2,15 +2,16 @@
 // (scripts/eval/populations.ts) are loaded the way the product loads people, in a separate local
 // stack (.data/eval): each person signs in (dev login) and uploads an OPML file over HTTP to the real
 // server; each synthetic show's feed is real RSS on loopback (feed-server.ts), which the real worker
-// reads (podcasts.sync), so the shows an import created count for others once read (docs/podcasts.md,
+// (a process of its own) reads (podcasts.sync), so the shows an import created count for others once read (docs/podcasts.md,
 // "Who sees a new show"); the worker then runs the recomputes and the freshness check as in
 // production. Once every feed is read and the queues are idle with a current model, precision@10 of
 // each person's served feed (share of the first 10 in their own community) is compared with two
 // offline baselines over the same stored libraries (Jaccard, presence IDF-cosine), and the stored
 // top 10s with those of a full recompute. Prints a table, the targets, and last one JSON line.
 // Usage: npm run eval:matching   (EVAL_SIZES=300,800 or =tiny for a subset, EVAL_SEED=n for other
-// draws, EVAL_ARRIVALS=n people signing up at once, EVAL_REFRESH_CHECK_SECONDS=0 to see the served
+// draws, EVAL_ARRIVALS=n people importing at once, EVAL_REFRESH_CHECK_SECONDS=0 to see the served
 // feeds without the freshness check; BENCH_POSTGRES / BENCH_REDIS: scripts/lib/bench-services.ts)
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,14 +24,12 @@ import { createLogger } from '@server/core/logger';
 import * as precompute from '@server/core/matching/precompute';
 import { ensureComputed, feedFor, loadViewer } from '@server/features/feed/feed.service';
 import { type RunningServer, startServer } from '@server/server';
-import { QUEUES } from '@shared/index';
+import { QUEUES, WORKER_HEARTBEAT } from '@shared/index';
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { loadWorkerConfig } from '../../worker/src/config';
-import { type RunningWorker, startWorker } from '../../worker/src/worker';
 import { percentile } from '../bench/stats';
 import { benchServices } from '../lib/bench-services';
-import { recreateDatabase } from '../lib/local-stack';
+import { recreateDatabase, stopChild } from '../lib/local-stack';
 import { mapLimit } from '../lib/map-limit';
 import { agreement, idfCosineTop, jaccardTop, type Libraries, precisionAtK, type TopLists } from './baselines';
 import { type FeedServer, startFeedServer } from './feed-server';
@@ -88,14 +87,17 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 interface App {
   baseUrl: string;
   server: RunningServer;
-  worker: RunningWorker;
+  worker: ChildProcess;
   connection: Redis;
   /** The queues this evaluation waits on: feed reads and recomputes. */
   queues: Queue[];
   close(): Promise<void>;
 }
 
-/** The real server and a worker serving the feed reads and the matching queue, in this process. */
+/**
+ * The real server in this process and the real worker in its own (as deployed: the full recompute's
+ * synchronous phases then hold up the worker, not the imports), serving the feed reads and matching.
+ */
 async function startApp(databaseUrl: string, redisUrl: string): Promise<App> {
   const env = {
     ...process.env,
@@ -118,25 +120,32 @@ async function startApp(databaseUrl: string, redisUrl: string): Promise<App> {
     IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
   };
   const server = await startServer(loadConfig(env), createLogger('server', 'warn'));
-  const worker = await startWorker(loadWorkerConfig(env), createLogger('worker', 'warn')).catch(async (error) => {
-    await server.close();
-    throw error;
+  // Not detached: a signal to this process group (Ctrl-C, npm test's time limit) stops it too.
+  const worker = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
   });
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queues = [QUEUES.sync, QUEUES.matching].map((name) => new Queue(name, { connection }));
-  return {
-    baseUrl: server.url.replace('localhost', '127.0.0.1'),
-    server,
-    worker,
-    connection,
-    queues,
-    async close() {
-      await Promise.all(queues.map((q) => q.close()));
-      connection.disconnect();
-      await worker.close();
-      await server.close();
-    },
+  const close = async () => {
+    await Promise.all(queues.map((q) => q.close()));
+    connection.disconnect();
+    await stopChild(worker, 'SIGTERM', 'worker', log);
+    await server.close();
   };
+  try {
+    // Up once it beats (it has set up the freshness check by then).
+    const deadline = performance.now() + 120_000;
+    while ((await connection.zcard(WORKER_HEARTBEAT.key)) === 0) {
+      if (worker.exitCode !== null) throw new Error(`the worker exited (code ${worker.exitCode}) while starting`);
+      if (performance.now() > deadline) throw new Error('the worker did not start within 120 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { baseUrl: server.url.replace('localhost', '127.0.0.1'), server, worker, connection, queues, close };
 }
 
 async function call<T>(url: string, init: RequestInit, expected: number): Promise<T> {
