@@ -1,12 +1,13 @@
 // `npm test`'s smoke tier: every `bench:*` and `eval:*` script of package.json, at a tiny size (seconds
 // each), against the suite's PostgreSQL (each script makes its own database) and a redis-server of
 // its own (BENCH_POSTGRES / BENCH_REDIS, scripts/lib/bench-services.ts): Redis databases do not
-// separate pub/sub, so two runs on one server would receive each other's socket events. A run fails when the script exits non-zero, or when its last line
-// is not its JSON result holding the figures named here: a script that breaks, or measures nothing,
-// fails the suite instead of rotting until someone runs it (the evaluation once answered 0.000 for
-// weeks). The sizes check that each script works end to end, not the figures themselves: targets
-// that depend on this machine's load (Lighthouse's performance score, chat latency) are off here;
-// the evaluation's quality targets are not (its tiny population still has to meet them).
+// separate pub/sub, so two runs on one server would receive each other's socket events. A run fails
+// when the script exits non-zero, or when its last line is not its JSON result holding the figures
+// named here: a script that breaks, or measures nothing, fails the suite instead of rotting until
+// someone runs it (the evaluation once answered 0.000 unnoticed). The sizes check that each script
+// works end to end, not the figures themselves: targets that depend on this machine's load
+// (Lighthouse's performance score, chat latency) are off here; the evaluation's quality targets are
+// not (its tiny population still has to meet them).
 // Full-size runs: README.md, "Benchmarks", and docs/performance.md.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
