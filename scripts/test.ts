@@ -1,6 +1,7 @@
 // `npm test`: static checks, then every test tier against real services:
 //   static (typecheck + lint) -> shared + client (vitest) -> server (vitest, Postgres + Redis)
-//   -> worker (vitest, Postgres + Redis + a real worker) -> e2e (Playwright in Chromium, full stack).
+//   -> worker (vitest, Postgres + Redis + a real worker) -> smoke (every bench:* and eval:* script
+//   at a tiny size, scripts/test/smoke.ts) -> e2e (Playwright in Chromium, full stack).
 // `npm test -- --only server,e2e` runs some tiers. Ends with one line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,10 +12,11 @@ import { buildClient } from './lib/client-build';
 import { freePort, type LocalStack, recreateDatabase, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
 import { DEPLOY_CHECK_TOOLS, ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
+import { runSmokeTier } from './test/smoke';
 
 const root = process.cwd();
 const log = (line: string) => console.log(`[test] ${line}`);
-const TIERS = ['static', 'unit', 'server', 'worker', 'e2e'] as const;
+const TIERS = ['static', 'unit', 'server', 'worker', 'smoke', 'e2e'] as const;
 type Tier = (typeof TIERS)[number];
 
 const onlyArg = process.argv.indexOf('--only');
@@ -138,6 +140,22 @@ try {
   };
   await tier('server', async () => vitest(['server'], await serviceEnv()));
   await tier('worker', async () => vitest(['worker'], await serviceEnv()));
+
+  // Every benchmark and the evaluation at a tiny size: each must run and print its figures.
+  await tier('smoke', async () => {
+    ensureDebianPackages(
+      [{ binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] }, ...VIDEO_TOOLS],
+      log,
+    );
+    const s = await ensureStack();
+    return runSmokeTier({
+      root,
+      postgresBaseUrl: s.postgresBaseUrl,
+      dataDir: path.join(root, '.data/test/smoke'),
+      logDir: path.join(reportDir, 'smoke'),
+      log,
+    });
+  });
 
   await tier('e2e', async () => {
     ensureDebianPackages(

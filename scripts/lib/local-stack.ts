@@ -305,7 +305,8 @@ function installRedis(log: (line: string) => void): void {
   if (result.status !== 0) throw new Error('Installing redis-server with apt-get failed; see the output above.');
 }
 
-async function startRedis(options: LocalStackOptions) {
+/** A redis-server alone, under `<dataDir>/redis` (startLocalStack starts it with PostgreSQL). */
+export async function startRedis(options: Pick<LocalStackOptions, 'dataDir' | 'redisPort' | 'persistRedis' | 'log'>) {
   let binary = findRedisServer();
   if (!binary && isRoot && fs.existsSync('/usr/bin/apt-get')) {
     installRedis(options.log);
