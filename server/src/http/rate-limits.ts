@@ -16,7 +16,7 @@ import { CHAT_TEXTS, IMAGE_PROXY_PATH, RATE_LIMIT_TEXTS, VIDEO_TEXTS } from '@sh
 import { type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { CALLBACK_PATH } from '../features/spotify/spotify.service';
+import { SPOTIFY_CALLBACK_PATH } from '../core/spotify/spotify-config';
 import { tooManyRequests } from './errors';
 
 interface Allowance {
@@ -224,7 +224,7 @@ export const LIMITED_ENDPOINTS: LimitedEndpoint[] = [
   // The Spotify redirects (docs/spotify.md): starting a sign-in or connect, and Spotify's callback.
   { endpoint: { method: 'GET', path: '/api/auth/spotify' }, limit: 'signIn' },
   { endpoint: { method: 'GET', path: '/api/spotify/login' }, limit: 'signIn' },
-  { endpoint: { method: 'GET', path: CALLBACK_PATH }, limit: 'codeExchange' },
+  { endpoint: { method: 'GET', path: SPOTIFY_CALLBACK_PATH }, limit: 'codeExchange' },
 ];
 
 /** The client address as TRUST_PROXY resolves it (express's req.ip), never a raw header. */

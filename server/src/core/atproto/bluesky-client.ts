@@ -19,20 +19,21 @@ import {
 import { safeFetchWrap } from '@atproto-labs/fetch-node';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
+import { decryptSecret, encryptSecret, secretOwner } from '../crypto/secret-box';
 import { sql } from '../db/sql';
-import { decryptToken, encryptToken } from '../spotify/token-crypto';
+
 import { type AtprotoConfig, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH, BLUESKY_SCOPE } from './atproto-config';
 
 const STATE_TTL_SECONDS = 600;
 const FETCH_TIMEOUT_MS = 10_000;
 /** Bluesky's ciphertexts are bound to the person and to Bluesky (not swappable with Spotify's columns). */
-const blueskyOwner = (userId: number) => Buffer.from(`bluesky:user:${userId}`, 'utf8');
+export const blueskyOwner = (userId: number) => secretOwner(`bluesky:user:${userId}`);
 /** States hold a DPoP private key and the PKCE verifier: encrypted too, bound to their key. */
-const stateOwner = (key: string) => Buffer.from(`bluesky-state:${key}`, 'utf8');
+export const stateOwner = (key: string) => secretOwner(`bluesky-state:${key}`);
 
 function readState(data: string, key: string, tokenKey: Buffer): NodeSavedState | undefined {
   try {
-    return JSON.parse(decryptToken(data, tokenKey, stateOwner(key))) as NodeSavedState;
+    return JSON.parse(decryptSecret(data, tokenKey, stateOwner(key))) as NodeSavedState;
   } catch {
     return undefined;
   }
@@ -62,9 +63,9 @@ export function encryptSession(session: NodeSavedSession, key: Buffer, userId: n
   const rest: SessionRest = { ...session, tokenSet: tokenRest };
   const owner = blueskyOwner(userId);
   return {
-    accessToken: encryptToken(access_token, key, owner),
-    refreshToken: refresh_token ? encryptToken(refresh_token, key, owner) : null,
-    session: encryptToken(JSON.stringify(rest), key, owner),
+    accessToken: encryptSecret(access_token, key, owner),
+    refreshToken: refresh_token ? encryptSecret(refresh_token, key, owner) : null,
+    session: encryptSecret(JSON.stringify(rest), key, owner),
     expiresAt: tokenRest.expires_at ? new Date(tokenRest.expires_at) : null,
   };
 }
@@ -73,13 +74,13 @@ function decryptSession(row: AtpRow, key: Buffer): NodeSavedSession | undefined 
   if (!row.atp_access_token || !row.atp_oauth_session) return undefined;
   try {
     const owner = blueskyOwner(row.id);
-    const rest = JSON.parse(decryptToken(row.atp_oauth_session, key, owner)) as SessionRest;
+    const rest = JSON.parse(decryptSecret(row.atp_oauth_session, key, owner)) as SessionRest;
     return {
       ...rest,
       tokenSet: {
         ...rest.tokenSet,
-        access_token: decryptToken(row.atp_access_token, key, owner),
-        ...(row.atp_refresh_token ? { refresh_token: decryptToken(row.atp_refresh_token, key, owner) } : {}),
+        access_token: decryptSecret(row.atp_access_token, key, owner),
+        ...(row.atp_refresh_token ? { refresh_token: decryptSecret(row.atp_refresh_token, key, owner) } : {}),
       },
     } as NodeSavedSession;
   } catch {
@@ -194,7 +195,7 @@ export async function createBlueskyClient(deps: {
         em,
         `insert into bluesky_oauth_states (key, data, expires_at) values (?, ?, now() + make_interval(secs => ?))
          on conflict (key) do update set data = excluded.data, expires_at = excluded.expires_at`,
-        [key, encryptToken(JSON.stringify(value), tokenKey, stateOwner(key)), STATE_TTL_SECONDS],
+        [key, encryptSecret(JSON.stringify(value), tokenKey, stateOwner(key)), STATE_TTL_SECONDS],
       );
     },
     async del(key: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { decryptSecret, encryptSecret, SecretDecryptError, secretOwner } from '../crypto/secret-box';
 import type { User } from '../db/entities';
 import {
   refreshTokens,
@@ -8,14 +9,16 @@ import {
   type TokenSource,
 } from './spotify-client';
 import type { SpotifyConfig } from './spotify-config';
-import { decryptToken, encryptToken, TokenDecryptError, tokenOwner } from './token-crypto';
+
+/** The associated data of a person's Spotify tokens (core/crypto): bound to that person. */
+export const spotifyOwner = (userId: number): Buffer => secretOwner(`user:${userId}`);
 
 // A user's Spotify tokens live encrypted in users.spotify_access_token / spotify_refresh_token.
 // Nothing outside this module sees them in clear, and no presenter ever lists them.
 
 export function storeTokens(user: User, tokens: SpotifyTokens, key: Buffer): void {
-  user.spotifyAccessToken = encryptToken(tokens.accessToken, key, tokenOwner(user.id));
-  user.spotifyRefreshToken = encryptToken(tokens.refreshToken, key, tokenOwner(user.id));
+  user.spotifyAccessToken = encryptSecret(tokens.accessToken, key, spotifyOwner(user.id));
+  user.spotifyRefreshToken = encryptSecret(tokens.refreshToken, key, spotifyOwner(user.id));
   user.spotifyTokenExpiry = tokens.expiresAt;
 }
 
@@ -46,9 +49,9 @@ export function userTokenSource(
   // Tokens that no longer decrypt (the key changed) are as good as revoked: ask for a reconnect.
   const decrypt = async (value: string): Promise<string> => {
     try {
-      return decryptToken(value, config.tokenKey, tokenOwner(user.id));
+      return decryptSecret(value, config.tokenKey, spotifyOwner(user.id));
     } catch (error) {
-      if (!(error instanceof TokenDecryptError)) throw error;
+      if (!(error instanceof SecretDecryptError)) throw error;
       clearTokens(user);
       await em.flush();
       throw new SpotifyReconnectError('The stored Spotify access could not be read. Reconnect Spotify.');

@@ -222,7 +222,7 @@ export function blueskyRoutes(deps: AppDeps): Router {
       userId: state.userId,
       did,
       handle: identity.handle,
-      stored: encryptSession(session, deps.config.spotify.tokenKey, state.userId),
+      stored: encryptSession(session, deps.config.tokenKey, state.userId),
     };
     await deps.redis.set(pendingKey(code), JSON.stringify(pending), 'EX', PENDING_TTL_SECONDS);
     res.redirect(302, `${state.returnTo}/profile?bluesky_link=${code}`);

@@ -1,6 +1,7 @@
 import { api, rooms, SPOTIFY_CONNECT_TEXTS, SPOTIFY_SIGN_IN_TEXTS } from '@shared/index';
 import { type Response, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
+import { encryptSecret } from '../../core/crypto/secret-box';
 import { UserSchema } from '../../core/db/entities';
 import { stageJob } from '../../core/jobs/outbox';
 import { toSelfUser } from '../../core/presenters/user.presenter';
@@ -11,13 +12,12 @@ import {
   SpotifyApi,
   type SpotifyTokens,
 } from '../../core/spotify/spotify-client';
-import { hasTokens, storeTokens } from '../../core/spotify/spotify-tokens';
-import { encryptToken, tokenOwner } from '../../core/spotify/token-crypto';
+import { SPOTIFY_CALLBACK_PATH } from '../../core/spotify/spotify-config';
+import { hasTokens, spotifyOwner, storeTokens } from '../../core/spotify/spotify-tokens';
 import { readCookie } from '../../http/cookies';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { mount } from '../../http/route';
 import {
-  CALLBACK_PATH,
   createConnectTicket,
   createLoginCode,
   deleteSpotifyEntries,
@@ -60,7 +60,7 @@ export function spotifyRoutes(deps: AppDeps): Router {
     httpOnly: true,
     sameSite: 'lax' as const,
     secure: deps.config.isProduction,
-    path: CALLBACK_PATH,
+    path: SPOTIFY_CALLBACK_PATH,
   };
 
   /** Sends the browser to Spotify's consent page with a fresh state, PKCE challenge and cookie. */
@@ -96,7 +96,7 @@ export function spotifyRoutes(deps: AppDeps): Router {
   });
 
   // Spotify sends the browser back here with ?code&state (or ?error=access_denied&state).
-  router.get(CALLBACK_PATH, async (req, res) => {
+  router.get(SPOTIFY_CALLBACK_PATH, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.clearCookie(OAUTH_COOKIE, cookieOptions);
     if (!config.configured) return res.redirect(302, '/login?error=missing_spotify_credentials');
@@ -134,12 +134,12 @@ export function spotifyRoutes(deps: AppDeps): Router {
       // Nothing is linked here: this browser may not be the starter's (a connect link sent to
       // someone else). The starter's account claims the result with an authenticated request.
       if (!record.userId) return fail('spotify_auth_failed');
-      const owner = tokenOwner(record.userId);
+      const owner = spotifyOwner(record.userId);
       const code = await savePendingConnect(deps.redis, {
         userId: record.userId,
         spotifyId: profile.id,
-        accessToken: encryptToken(tokens.accessToken, config.tokenKey, owner),
-        refreshToken: encryptToken(tokens.refreshToken, config.tokenKey, owner),
+        accessToken: encryptSecret(tokens.accessToken, config.tokenKey, owner),
+        refreshToken: encryptSecret(tokens.refreshToken, config.tokenKey, owner),
         expiresAt: tokens.expiresAt.toISOString(),
       });
       return res.redirect(302, `/profile?spotify_connect=${encodeURIComponent(code)}`);

@@ -28,7 +28,6 @@ export interface OAuthStateRecord {
 
 export const OAUTH_TTL_SECONDS = { state: 600, ticket: 300, pendingConnect: 300, loginCode: 60 } as const;
 export const OAUTH_COOKIE = 'podmatch_spotify_oauth';
-export const CALLBACK_PATH = '/api/spotify/callback';
 /** Binds a sign-in code to the browser the callback answered (HttpOnly, sent only to the exchange). */
 export const SIGN_IN_COOKIE = 'podmatch_spotify_signin';
 export const EXCHANGE_PATH = '/api/auth/spotify/exchange';

@@ -1,8 +1,9 @@
 import { wrap } from '@mikro-orm/core';
 import { SPOTIFY_CONNECT_TEXTS, SPOTIFY_SIGN_IN_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { decryptSecret, SecretDecryptError } from '../../core/crypto/secret-box';
 import { PodcastSchema, UserPodcastSchema, UserSchema } from '../../core/db/entities';
-import { decryptToken, TokenDecryptError, tokenOwner } from '../../core/spotify/token-crypto';
+import { spotifyOwner } from '../../core/spotify/spotify-tokens';
 import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
 import {
   connectSpotify,
@@ -102,11 +103,13 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     const user = await em().findOneOrFail(UserSchema, login.user.id);
     expect(user.spotifyAccessToken).toMatch(/^v2\./);
     const key = server.running.deps.config.spotify.tokenKey;
-    const owner = tokenOwner(user.id);
-    expect(standIn.issuedTokens()).toContain(decryptToken(user.spotifyAccessToken ?? '', key, owner));
-    expect(standIn.issuedTokens()).toContain(decryptToken(user.spotifyRefreshToken ?? '', key, owner));
+    const owner = spotifyOwner(user.id);
+    expect(standIn.issuedTokens()).toContain(decryptSecret(user.spotifyAccessToken ?? '', key, owner));
+    expect(standIn.issuedTokens()).toContain(decryptSecret(user.spotifyRefreshToken ?? '', key, owner));
     // Bound to this user: the same ciphertext on anyone else's row does not decrypt.
-    expect(() => decryptToken(user.spotifyAccessToken ?? '', key, tokenOwner(user.id + 1))).toThrow(TokenDecryptError);
+    expect(() => decryptSecret(user.spotifyAccessToken ?? '', key, spotifyOwner(user.id + 1))).toThrow(
+      SecretDecryptError,
+    );
     expectNoSecrets(exchangeText, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
     // Hidden from every serialization of the entity.
     const serialized = { toJSON: JSON.stringify(user), toObject: JSON.stringify(wrap(user).toObject()) };
