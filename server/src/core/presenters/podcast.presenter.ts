@@ -9,6 +9,12 @@ export interface PodcastRow {
   image_url: string | null;
 }
 
+/** The library entries (user_podcasts joined with podcasts) as LibraryRow; add `where` and the rest. */
+export const LIBRARY_ENTRY_SELECT = `
+  select up.id, up.user_id, up.podcast_id, up.episode_count, up.last_listened, up.hidden, up.times_listened,
+         up.last_episode, up.source, p.name, p.creator, p.image_url, p.category
+  from user_podcasts up join podcasts p on p.id = up.podcast_id`;
+
 /** A row of user_podcasts joined with podcasts, as selected by the library queries. */
 export interface LibraryRow {
   id: number;

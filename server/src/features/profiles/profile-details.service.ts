@@ -9,13 +9,14 @@ import {
   type ProfileDetails,
   type RecentListen,
 } from '@shared/index';
+import { liveMutualMatch } from '../../core/access';
 import type { ArtworkUrls } from '../../core/artwork/artwork-urls';
 import { sql } from '../../core/db/sql';
 import { storedScore } from '../../core/matches/decide';
 import { type PodcastRow, toSharedPodcast } from '../../core/presenters/podcast.presenter';
 import { toPublicUser } from '../../core/presenters/user.presenter';
 import { sharedPodcastsWith } from '../matches/match.service';
-import { liveMutualMatch, publicUserRow } from '../users/user.service';
+import { publicUserRow } from '../users/user.service';
 
 /** The pair's live mutual match in the intent, and the match %: the match's, else the stored score. */
 async function matchBetween(em: EntityManager, viewerId: number, userId: number, intent: Intent) {
