@@ -85,9 +85,9 @@ export async function profileDetails(
   // A verified handle links to a real public profile: matches see it, people in the feed do not.
   const [linked] =
     self || pair.match
-      ? await sql<{ atp_handle: string | null; atp_did: string | null }>(
+      ? await sql<{ handle: string | null; did: string }>(
           em,
-          'select atp_handle, atp_did from users where id = ?',
+          `select handle, subject as did from user_identities where user_id = ? and provider = 'bluesky'`,
           [userId],
         )
       : [];
@@ -104,6 +104,6 @@ export async function profileDetails(
       podcasts: (shared?.podcasts ?? []).slice(0, commonPodcastsShown(count, pair.matchPercentage)),
       count,
     },
-    bluesky: linked?.atp_handle && linked.atp_did ? { handle: linked.atp_handle, did: linked.atp_did } : null,
+    bluesky: linked?.handle ? { handle: linked.handle, did: linked.did } : null,
   };
 }

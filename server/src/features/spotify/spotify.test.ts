@@ -4,12 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decryptSecret, SecretDecryptError } from '../../core/crypto/secret-box';
 import { PodcastSchema, UserPodcastSchema, UserSchema } from '../../core/db/entities';
 import { spotifyOwner } from '../../core/spotify/spotify-tokens';
-import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
+import { nextEvent, startTestServer, type TestServer, uniqueName } from '../../test/harness';
 import {
   connectSpotify,
   connectTicket,
   freePort,
   signInWithSpotify,
+  spotifyLinkOf,
   spotifyServerEnv,
   TestBrowser,
 } from '../../test/spotify-flow';
@@ -100,7 +101,7 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     // The state cookie and the sign-in cookie are both gone after the exchange.
     expect(browser.cookies.size).toBe(0);
 
-    const user = await em().findOneOrFail(UserSchema, login.user.id);
+    const user = await spotifyLinkOf(em(), login.user.id);
     expect(user.spotifyAccessToken).toMatch(/^v2\./);
     const key = server.running.deps.config.spotify.tokenKey;
     const owner = spotifyOwner(user.id);
@@ -111,11 +112,14 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
       SecretDecryptError,
     );
     expectNoSecrets(exchangeText, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
-    // Hidden from every serialization of the entity.
-    const serialized = { toJSON: JSON.stringify(user), toObject: JSON.stringify(wrap(user).toObject()) };
+    // Hidden from every serialization of the entity (the user, loaded with their linked identities).
+    const entity = await em().findOneOrFail(UserSchema, login.user.id);
+    const serialized = { toJSON: JSON.stringify(entity), toObject: JSON.stringify(wrap(entity).toObject()) };
     for (const [how, text] of Object.entries(serialized)) {
+      expect(text, how).toContain(accountId);
       expect(text, how).not.toContain('spotifyAccessToken');
       expect(text, how).not.toContain('spotifyRefreshToken');
+      expect(text, how).not.toMatch(/accessToken|refreshToken|"session"/);
       expectNoSecrets(text, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
     }
 
@@ -163,7 +167,7 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect(late.status).toBe(400);
     expect(late.json.message).toBe(SPOTIFY_CONNECT_TEXTS.expired);
     for (const id of [attacker.user.id, victim.user.id]) {
-      const user = await em().findOneOrFail(UserSchema, id);
+      const user = await spotifyLinkOf(em(), id);
       expect(user.spotifyId).toBeNull();
       expect(user.spotifyRefreshToken).toBeNull();
     }
@@ -212,7 +216,11 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect(ticket.status).toBe(200);
     expect(ticket.json.url).toMatch(/^\/api\/spotify\/login\?ticket=[\w-]+$/);
 
+    const socket = await server.socket(me.token);
+    const updated = nextEvent(socket, 'user:updated');
     const { final, finish, browser } = await connectSpotify(server.url, me.token);
+    expect((await updated)[0]).toMatchObject({ spotifyConnected: true, spotifyId: accountId });
+    socket.disconnect();
     // Connect asks for the same consent page and scopes as sign-in.
     const authorize = new URL(browser.hops.find((h) => h.location?.startsWith(standIn.url))?.location ?? '');
     expect(authorize.searchParams.get('show_dialog')).toBe('true');
@@ -244,7 +252,7 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     const { finish } = await connectSpotify(server.url, b.token);
     expect(finish?.status).toBe(409);
     expect(finish?.json).toMatchObject({ message: SPOTIFY_CONNECT_TEXTS.inUse });
-    const user = await em().findOneOrFail(UserSchema, b.user.id);
+    const user = await spotifyLinkOf(em(), b.user.id);
     expect(user.spotifyId).toBeNull();
     expect(user.spotifyRefreshToken).toBeNull();
   });
@@ -315,7 +323,7 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect((await server.call('DELETE', base, { token: other.token })).status).toBe(403);
     const publicView = await server.call('GET', `/api/users/${owner.user.id}`, { token: other.token });
     expect(publicView.text).not.toContain(accountId);
-    const user = await em().findOneOrFail(UserSchema, owner.user.id);
+    const user = await spotifyLinkOf(em(), owner.user.id);
     expect(user.spotifyRefreshToken).not.toBeNull();
   });
 
@@ -330,10 +338,16 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     fork.create(UserPodcastSchema, { userId: me.user.id, podcastId: byHand.id, source: 'manual' });
     await fork.flush();
 
+    const socket = await server.socket(me.token);
+    const updated = nextEvent(socket, 'user:updated');
     const res = await server.call('DELETE', `/api/users/${me.user.id}/spotify`, { token: me.token });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true });
-    const user = await em().findOneOrFail(UserSchema, me.user.id);
+    // Every tab hears of it: disconnected, still linked for sign-in.
+    const [self] = await updated;
+    expect(self).toMatchObject({ spotifyConnected: false, spotifyId: accountId, lastSpotifySync: null });
+    socket.disconnect();
+    const user = await spotifyLinkOf(em(), me.user.id);
     expect(user.spotifyAccessToken).toBeNull();
     expect(user.spotifyRefreshToken).toBeNull();
     expect(user.spotifyTokenExpiry).toBeNull();
