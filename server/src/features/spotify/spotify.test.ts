@@ -1,8 +1,10 @@
 import { wrap } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { SPOTIFY_CONNECT_TEXTS, SPOTIFY_SIGN_IN_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decryptSecret, SecretDecryptError } from '../../core/crypto/secret-box';
-import { PodcastSchema, UserPodcastSchema, UserSchema } from '../../core/db/entities';
+import { PodcastSchema, UserIdentitySchema, UserPodcastSchema, UserSchema } from '../../core/db/entities';
+import type { SpotifyProfile } from '../../core/spotify/spotify-client';
 import { spotifyOwner } from '../../core/spotify/spotify-tokens';
 import { nextEvent, startTestServer, type TestServer, uniqueName } from '../../test/harness';
 import {
@@ -15,6 +17,7 @@ import {
   TestBrowser,
 } from '../../test/spotify-flow';
 import { makeShow, SpotifyStandIn } from '../../test/spotify-stand-in';
+import { findOrCreateSpotifyUser } from './spotify.service';
 
 /** No answer of ours may contain a Spotify token (or its encrypted form). */
 function expectNoSecrets(text: string, standIn: SpotifyStandIn, stored: (string | null | undefined)[] = []) {
@@ -255,6 +258,62 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     const user = await spotifyLinkOf(em(), b.user.id);
     expect(user.spotifyId).toBeNull();
     expect(user.spotifyRefreshToken).toBeNull();
+  });
+
+  /** Plays `count` connects of the current Spotify account up to the code each page would claim. */
+  async function pendingConnects(tokens: string[]): Promise<string[]> {
+    const codes: string[] = [];
+    for (const token of tokens) {
+      const final = await new TestBrowser().follow(await connectTicket(server.url, token), server.url);
+      codes.push(final.searchParams.get('spotify_connect') ?? '');
+    }
+    return codes;
+  }
+
+  const spotifyIdentities = async (subject: string) =>
+    em().find(UserIdentitySchema, { provider: 'spotify', subject }, { populate: ['user'] });
+
+  it('many accounts claiming one Spotify account at once: one links it, the others get a 409, never a 5xx', async () => {
+    const people = await Promise.all(Array.from({ length: 24 }, () => server.login()));
+    const codes = await pendingConnects(people.map((p) => p.token));
+    const claims = await Promise.all(
+      people.map((person, i) =>
+        server.call('POST', '/api/spotify/connect/finish', { token: person.token, body: { code: codes[i] } }),
+      ),
+    );
+    const statuses = claims.map((c) => c.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(people.length - 1);
+    for (const claim of claims.filter((c) => c.status === 409)) {
+      expect(claim.json.message).toBe(SPOTIFY_CONNECT_TEXTS.inUse);
+    }
+    const linked = await spotifyIdentities(accountId);
+    expect(linked).toHaveLength(1);
+    expect(linked[0]?.user.id).toBe(people[statuses.indexOf(200)]?.user.id);
+  });
+
+  it('one person finishing many connects at once (tabs) links one Spotify identity, every claim answered', async () => {
+    const me = await server.login();
+    const codes = await pendingConnects(Array.from({ length: 12 }, () => me.token));
+    const claims = await Promise.all(
+      codes.map((code) => server.call('POST', '/api/spotify/connect/finish', { token: me.token, body: { code } })),
+    );
+    expect(claims.map((c) => c.status)).toEqual(codes.map(() => 200));
+    const linked = await spotifyIdentities(accountId);
+    expect(linked.map((identity) => identity.user.id)).toEqual([me.user.id]);
+    expect(linked[0]?.refreshToken).toMatch(/^v2\./);
+  });
+
+  it('first sign-ins of one Spotify account racing (three times the pool) make one account', async () => {
+    const profile = { id: accountId, display_name: `Listener ${accountId}` } as SpotifyProfile;
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => findOrCreateSpotifyUser(em() as EntityManager, profile)),
+    );
+    expect(new Set(results.map((r) => r.user.id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    const linked = await spotifyIdentities(accountId);
+    expect(linked.map((identity) => identity.user.id)).toEqual([results[0]?.user.id]);
+    expect(results[0]?.user.signUpMethod).toBe('spotify');
   });
 
   it('maps denied consent, a missing code and a failed profile to the SPEC values', async () => {
