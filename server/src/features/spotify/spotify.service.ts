@@ -186,6 +186,7 @@ async function freeUsername(em: EntityManager, spotifyId: string): Promise<strin
 /**
  * The account linked to this Spotify user, created on first sign-in together with its Spotify
  * identity (one transaction): safe when two sign-ins race, the loser finds the winner's account.
+ * A username taken meanwhile by someone else (a dev login) is a clash too: the next try picks another.
  */
 export async function findOrCreateSpotifyUser(
   em: EntityManager,
@@ -193,25 +194,24 @@ export async function findOrCreateSpotifyUser(
 ): Promise<{ user: User; created: boolean }> {
   const linkedTo = async () =>
     (await em.findOne(UserIdentitySchema, { provider: 'spotify', subject: profile.id }))?.user.id;
-  const existing = await linkedTo();
-  if (existing) return { user: await em.findOneOrFail(UserSchema, existing), created: false };
   const displayName = profile.display_name?.trim() || profile.id;
-  try {
-    const created = await em.fork().transactional(async (tx) => {
-      const user = await createUser(tx, {
-        username: await freeUsername(tx, profile.id),
-        displayName,
-        signUpMethod: 'spotify',
+  for (let attempt = 1; ; attempt++) {
+    const existing = await linkedTo();
+    if (existing) return { user: await em.findOneOrFail(UserSchema, existing), created: false };
+    try {
+      const created = await em.fork().transactional(async (tx) => {
+        const user = await createUser(tx, {
+          username: await freeUsername(tx, profile.id),
+          displayName,
+          signUpMethod: 'spotify',
+        });
+        tx.create(UserIdentitySchema, { user, provider: 'spotify', subject: profile.id });
+        return user;
       });
-      tx.create(UserIdentitySchema, { user, provider: 'spotify', subject: profile.id });
-      return user;
-    });
-    return { user: await em.findOneOrFail(UserSchema, created.id), created: true };
-  } catch (error) {
-    if (!(error instanceof UniqueConstraintViolationException)) throw error;
-    const winner = await linkedTo();
-    if (!winner) throw error;
-    return { user: await em.findOneOrFail(UserSchema, winner), created: false };
+      return { user: await em.findOneOrFail(UserSchema, created.id), created: true };
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException) || attempt >= 3) throw error;
+    }
   }
 }
 

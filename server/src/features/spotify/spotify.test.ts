@@ -316,6 +316,14 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect(results[0]?.user.signUpMethod).toBe('spotify');
   });
 
+  it('a first sign-in whose Spotify link cannot be stored leaves no account behind', async () => {
+    // A Spotify id longer than the column: the identity's insert fails, and the account with it.
+    const marker = uniqueName('orphan');
+    const profile = { id: `${accountId}${'x'.repeat(300)}`, display_name: marker } as SpotifyProfile;
+    await expect(findOrCreateSpotifyUser(em() as EntityManager, profile)).rejects.toThrow();
+    expect(await em().count(UserSchema, { displayName: marker })).toBe(0);
+  });
+
   it('maps denied consent, a missing code and a failed profile to the SPEC values', async () => {
     standIn.denyNextAuthorize = true;
     let final = await new TestBrowser().follow(`${server.url}/api/auth/spotify`, server.url);
