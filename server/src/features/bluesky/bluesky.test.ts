@@ -300,6 +300,30 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     expect((await row(second.user.id))?.atp_did).toBeNull();
   });
 
+  it('many profiles claiming one DID at once: one links it, the others get a 409, never a 5xx', async () => {
+    const people = await Promise.all(Array.from({ length: 12 }, () => server.login()));
+    const handle = handleOf('contested');
+    const codes: (string | null)[] = [];
+    for (const person of people) codes.push((await approve(person, handle)).searchParams.get('bluesky_link'));
+    const claims = await Promise.all(
+      people.map((person, i) =>
+        server.call('POST', `/api/users/${person.user.id}/bluesky/finish`, {
+          token: person.token,
+          body: { code: codes[i] },
+        }),
+      ),
+    );
+    const statuses = claims.map((c) => c.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(people.length - 1);
+    const holders = await sql<{ user_id: number }>(
+      em(),
+      `select user_id from user_identities where provider = 'bluesky' and subject = ?`,
+      [standInDid(handle)],
+    );
+    expect(holders).toEqual([{ user_id: people[statuses.indexOf(200)]?.user.id }]);
+  });
+
   it('a link approved in another browser than the one that started it creates nothing to claim', async () => {
     const me = await server.login();
     const start = await server.call('POST', `/api/users/${me.user.id}/bluesky/link`, {
