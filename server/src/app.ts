@@ -20,8 +20,8 @@ import { authenticate } from './http/authenticate';
 import { contentSecurityPolicy } from './http/content-security-policy';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
-import { rateLimitRoutes } from './http/rate-limits';
 import { requestContext, requestLogging } from './http/request-context';
+import { assertRoutesInContract } from './http/route';
 import { serveClient } from './serve-client';
 import { serveMedia } from './serve-media';
 
@@ -39,7 +39,6 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', express.json({ limit: LIMITS.jsonBodyMaxBytes }));
   app.use('/api', requestContext(deps.orm, deps));
   app.use('/api', authenticate(deps.sessions));
-  app.use(rateLimitRoutes(deps.limits));
   app.use(healthRoutes(deps));
   app.use(artworkRoutes(deps));
   app.use(authRoutes(deps));
@@ -62,5 +61,7 @@ export function createApp(deps: AppDeps): Express {
   serveClient(app, deps.config.clientDistDir);
 
   app.use(errorHandler(deps.logger, deps.databaseOutage));
+  // No route outside the contract: each was mounted from a shared definition (http/route.ts).
+  assertRoutesInContract((app as unknown as { router: { stack: [] } }).router.stack);
   return app;
 }

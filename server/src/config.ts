@@ -155,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (isProduction && e.FEED_FETCH_ALLOWED_IPS.trim() !== '') {
     throw new Error('Invalid configuration:\n  FEED_FETCH_ALLOWED_IPS: for development and tests only');
   }
+  const spotify = loadSpotifyConfig(env, { isProduction, port: e.PORT });
   return {
     env: e.NODE_ENV,
     isProduction,
@@ -192,9 +193,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     // --- Image proxy (docs/image-proxy.md) ---
     imageProxy: loadImageProxyConfig(e, isProduction),
     // SPOTIFY_* and TOKEN_ENCRYPTION_KEY (see .env.example and docs/spotify.md).
-    spotify: loadSpotifyConfig(env, { isProduction, port: e.PORT }),
+    spotify,
     // PUBLIC_URL, ATPROTO_* (docs/bluesky.md); its tokens use TOKEN_ENCRYPTION_KEY too.
     atproto: loadBlueskyConfig(env, { isProduction, port: e.PORT }),
+    /** The key of every secret at rest (TOKEN_ENCRYPTION_KEY, core/crypto): Spotify's and Bluesky's. */
+    tokenKey: spotify.tokenKey,
   };
 }
 

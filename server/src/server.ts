@@ -68,7 +68,7 @@ export async function startServer(
     badges,
     limits,
     chat: new ChatService({ limits }),
-    bluesky: await createBlueskyClient({ config: config.atproto, orm, redis, tokenKey: config.spotify.tokenKey }),
+    bluesky: await createBlueskyClient({ config: config.atproto, orm, redis, tokenKey: config.tokenKey }),
     databaseOutage: new DatabaseOutageWatch(orm, logger),
   };
   const app = createApp(deps);

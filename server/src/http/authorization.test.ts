@@ -70,6 +70,15 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   devLogin: () => ({ body: { username: uniqueName('matrix') } }),
   logout: () => ({}),
   logoutEverywhere: () => ({}),
+  // Browser navigations: Spotify is not configured in this tier, so each sends the browser to the
+  // login screen with that error (302 for anyone); the Bluesky callback with no state fails back.
+  spotifySignIn: () => ({}),
+  spotifyConnectStart: () => ({}),
+  spotifyCallback: () => ({ query: { state: 'unknown', code: 'x' } }),
+  blueskyCallback: () => ({ query: { state: 'unknown', code: 'x', iss: 'https://nobody.example' } }),
+  // The loopback client's metadata and its (empty) key set.
+  blueskyClientMetadata: () => ({}),
+  blueskyJwks: () => ({}),
   // A code nobody issued: refused as expired, which is the right answer for anyone.
   spotifyExchange: () => ({ body: { code: 'x'.repeat(43) }, ok: 400 }),
   getUser: () => ({}),

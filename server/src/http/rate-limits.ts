@@ -3,20 +3,18 @@
 // many people share an address (an office, a mobile carrier's NAT), but a bot farm signing up
 // accounts to get fresh per-person allowances still runs into it.
 //
-// Most endpoints take their limit in rateLimitRoutes, mounted ahead of the feature routes after
-// authentication: before validation, access rules and upload parsing, so a flood costs one Redis
+// Endpoints name their limit in their shared definition (`rateLimit`), taken by mount() first,
+// before authentication, validation, access rules and upload parsing, so a flood costs one Redis
 // call per request. Chat sends and video starts take theirs inside the shared code paths (REST and
 // socket; video after its checks). Every socket event counts against `socketEvents`
 // (realtime/socket-limits.ts).
 //
 // An address counts by `addressKey`: IPv4 itself, IPv6 by its /64 (one subscriber's allocation).
 import net from 'node:net';
-import type { Endpoint } from '@shared/api';
 import { CHAT_TEXTS, RATE_LIMIT_TEXTS, type RateLimitName, VIDEO_TEXTS } from '@shared/index';
-import { type Request, Router } from 'express';
+import type { Request } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { CALLBACK_PATH } from '../features/spotify/spotify.service';
 import { tooManyRequests } from './errors';
 
 interface Allowance {
@@ -190,21 +188,6 @@ export class RateLimits {
   }
 }
 
-interface LimitedEndpoint {
-  /** A shared endpoint definition, or a route mounted by hand (the image proxy, OAuth redirects). */
-  endpoint: Pick<Endpoint, 'method' | 'path'>;
-  limit: LimitName;
-  /** Whom the per-person allowance belongs to; the signed-in person unless said otherwise. */
-  subject?: (req: Request) => string | undefined;
-}
-
-export const LIMITED_ENDPOINTS: LimitedEndpoint[] = [
-  // The Spotify redirects (docs/spotify.md): starting a sign-in or connect, and Spotify's callback.
-  { endpoint: { method: 'GET', path: '/api/auth/spotify' }, limit: 'signIn' },
-  { endpoint: { method: 'GET', path: '/api/spotify/login' }, limit: 'signIn' },
-  { endpoint: { method: 'GET', path: CALLBACK_PATH }, limit: 'codeExchange' },
-];
-
 /** The client address as TRUST_PROXY resolves it (express's req.ip), never a raw header. */
 export const clientAddress = (req: Request): string | undefined => req.ip ?? req.socket.remoteAddress;
 
@@ -235,16 +218,4 @@ export function addressKey(address: string): string {
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(':')}::/64`;
-}
-
-export function rateLimitRoutes(limits: RateLimits): Router {
-  const router = Router();
-  for (const { endpoint, limit, subject } of LIMITED_ENDPOINTS) {
-    const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](endpoint.path, async (req, _res, next) => {
-      await limits.take(limit, { user: subject ? subject(req) : req.auth?.userId, ip: clientAddress(req) });
-      next();
-    });
-  }
-  return router;
 }

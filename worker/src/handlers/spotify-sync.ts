@@ -21,7 +21,7 @@ import {
   type SpotifyShow,
 } from '@server/core/spotify/spotify-client';
 import { loadSpotifyConfig, type SpotifyConfig } from '@server/core/spotify/spotify-config';
-import { hasTokens, userTokenSource } from '@server/core/spotify/spotify-tokens';
+import { hasTokens, spotifyIdentityOf, userTokenSource } from '@server/core/spotify/spotify-tokens';
 import { JobError, type JobPayload, type JobResult } from '@shared/index';
 import { UnrecoverableError } from 'bullmq';
 import type { JobContext } from './handler';
@@ -152,7 +152,8 @@ export async function runSpotifySync(
   await ctx.em.transactional((tx) => writeLibrary(tx, user.id, library));
   await ctx.progress(95);
 
-  user.lastSpotifySync = new Date();
+  const identity = spotifyIdentityOf(user);
+  if (identity) identity.syncedAt = new Date();
   await ctx.em.flush();
   ctx.effects.userUpdated(user);
   return { podcasts: library.size, failed: skipped };

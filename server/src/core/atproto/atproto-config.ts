@@ -16,9 +16,9 @@ const AtprotoEnvSchema = z.object({
   ATPROTO_CALLBACK_URL: z.string().url().optional(),
 });
 
-export const BLUESKY_CALLBACK_PATH = '/api/bluesky/callback';
-export const BLUESKY_METADATA_PATH = '/api/bluesky/client-metadata.json';
-export const BLUESKY_JWKS_PATH = '/api/bluesky/jwks.json';
+import { BLUESKY_CALLBACK_PATH, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH } from '@shared/api/bluesky';
+
+export { BLUESKY_CALLBACK_PATH, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH };
 /** Identity only: the link proves who someone is on Bluesky and never acts for them there. */
 export const BLUESKY_SCOPE = 'atproto';
 

@@ -1,7 +1,8 @@
 // The AT Protocol OAuth client of the Bluesky link (docs/bluesky.md): @atproto/oauth-client-node
 // (DPoP, PKCE, PAR) with its stores here. Authorization states live in PostgreSQL for 10 minutes,
-// encrypted (any server instance may receive the callback). Sessions live on the user's row,
-// encrypted and bound to that user (a ciphertext copied onto another row does not decrypt). During
+// encrypted (any server instance may receive the callback). Sessions live on the person's Bluesky
+// identity (user_identities, provider 'bluesky', subject the DID), encrypted and bound to that person
+// (a ciphertext copied onto another row does not decrypt). During
 // a callback the session is held in memory until the person who started the link claims it. Every
 // request the library makes goes through an SSRF-safe fetch: the servers it talks to are named by
 // documents anyone can publish.
@@ -19,20 +20,21 @@ import {
 import { safeFetchWrap } from '@atproto-labs/fetch-node';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
+import { decryptSecret, encryptSecret, secretOwner } from '../crypto/secret-box';
 import { sql } from '../db/sql';
-import { decryptToken, encryptToken } from '../spotify/token-crypto';
+
 import { type AtprotoConfig, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH, BLUESKY_SCOPE } from './atproto-config';
 
 const STATE_TTL_SECONDS = 600;
 const FETCH_TIMEOUT_MS = 10_000;
 /** Bluesky's ciphertexts are bound to the person and to Bluesky (not swappable with Spotify's columns). */
-const blueskyOwner = (userId: number) => Buffer.from(`bluesky:user:${userId}`, 'utf8');
+export const blueskyOwner = (userId: number) => secretOwner(`bluesky:user:${userId}`);
 /** States hold a DPoP private key and the PKCE verifier: encrypted too, bound to their key. */
-const stateOwner = (key: string) => Buffer.from(`bluesky-state:${key}`, 'utf8');
+export const stateOwner = (key: string) => secretOwner(`bluesky-state:${key}`);
 
 function readState(data: string, key: string, tokenKey: Buffer): NodeSavedState | undefined {
   try {
-    return JSON.parse(decryptToken(data, tokenKey, stateOwner(key))) as NodeSavedState;
+    return JSON.parse(decryptSecret(data, tokenKey, stateOwner(key))) as NodeSavedState;
   } catch {
     return undefined;
   }
@@ -44,16 +46,17 @@ interface CallbackHold {
 }
 const callbackHold = new AsyncLocalStorage<CallbackHold>();
 
-/** What is encrypted into atp_oauth_session: the session without its two tokens. */
+/** What is encrypted into the identity's `session`: the session without its two tokens. */
 type SessionRest = Omit<NodeSavedSession, 'tokenSet'> & {
   tokenSet: Omit<NodeSavedSession['tokenSet'], 'access_token' | 'refresh_token'>;
 };
 
-interface AtpRow {
-  id: number;
-  atp_access_token: string | null;
-  atp_refresh_token: string | null;
-  atp_oauth_session: string | null;
+/** A stored Bluesky session: the columns of the person's identity row. */
+export interface SessionRow {
+  user_id: number;
+  access_token: string | null;
+  refresh_token: string | null;
+  session: string | null;
 }
 
 /** The stored columns of a session, encrypted for `userId`. */
@@ -62,24 +65,25 @@ export function encryptSession(session: NodeSavedSession, key: Buffer, userId: n
   const rest: SessionRest = { ...session, tokenSet: tokenRest };
   const owner = blueskyOwner(userId);
   return {
-    accessToken: encryptToken(access_token, key, owner),
-    refreshToken: refresh_token ? encryptToken(refresh_token, key, owner) : null,
-    session: encryptToken(JSON.stringify(rest), key, owner),
+    accessToken: encryptSecret(access_token, key, owner),
+    refreshToken: refresh_token ? encryptSecret(refresh_token, key, owner) : null,
+    session: encryptSecret(JSON.stringify(rest), key, owner),
     expiresAt: tokenRest.expires_at ? new Date(tokenRest.expires_at) : null,
   };
 }
 
-function decryptSession(row: AtpRow, key: Buffer): NodeSavedSession | undefined {
-  if (!row.atp_access_token || !row.atp_oauth_session) return undefined;
+/** The stored session of an identity row; undefined for a row without one or one that no longer decrypts. */
+export function decryptSession(row: SessionRow, key: Buffer): NodeSavedSession | undefined {
+  if (!row.access_token || !row.session) return undefined;
   try {
-    const owner = blueskyOwner(row.id);
-    const rest = JSON.parse(decryptToken(row.atp_oauth_session, key, owner)) as SessionRest;
+    const owner = blueskyOwner(row.user_id);
+    const rest = JSON.parse(decryptSecret(row.session, key, owner)) as SessionRest;
     return {
       ...rest,
       tokenSet: {
         ...rest.tokenSet,
-        access_token: decryptToken(row.atp_access_token, key, owner),
-        ...(row.atp_refresh_token ? { refresh_token: decryptToken(row.atp_refresh_token, key, owner) } : {}),
+        access_token: decryptSecret(row.access_token, key, owner),
+        ...(row.refresh_token ? { refresh_token: decryptSecret(row.refresh_token, key, owner) } : {}),
       },
     } as NodeSavedSession;
   } catch {
@@ -88,25 +92,24 @@ function decryptSession(row: AtpRow, key: Buffer): NodeSavedSession | undefined 
   }
 }
 
-/** Writes `session` onto the row of `userId` (the refreshed tokens of a linked person). */
+/** Writes `session` onto the Bluesky identity of `userId` (the refreshed tokens of a linked person). */
 export async function saveSession(em: EntityManager, key: Buffer, userId: number, session: NodeSavedSession) {
   const stored = encryptSession(session, key, userId);
   await sql(
     em,
-    `update users set atp_access_token = ?, atp_refresh_token = ?, atp_oauth_session = ?,
-            atp_refresh_token_expiry = ?, updated_at = now()
-      where id = ? and atp_did = ?`,
+    `update user_identities set access_token = ?, refresh_token = ?, session = ?, expires_at = ?, updated_at = now()
+      where user_id = ? and provider = 'bluesky' and subject = ?`,
     [stored.accessToken, stored.refreshToken, stored.session, stored.expiresAt, userId, session.tokenSet.sub],
   );
 }
 
-const CLEARED_LINK = `atp_did = null, atp_handle = null, atp_access_token = null, atp_refresh_token = null,
-  atp_oauth_session = null, atp_refresh_token_expiry = null, updated_at = now()`;
-
 /** Forgets a link and its session: this person's, or whoever's holds this DID. */
 export async function forgetLink(em: EntityManager, of: { userId: number } | { did: string }): Promise<void> {
-  if ('userId' in of) await sql(em, `update users set ${CLEARED_LINK} where id = ?`, [of.userId]);
-  else await sql(em, `update users set ${CLEARED_LINK} where atp_did = ?`, [of.did]);
+  if ('userId' in of) {
+    await sql(em, `delete from user_identities where provider = 'bluesky' and user_id = ?`, [of.userId]);
+  } else {
+    await sql(em, `delete from user_identities where provider = 'bluesky' and subject = ?`, [of.did]);
+  }
 }
 
 /**
@@ -194,7 +197,7 @@ export async function createBlueskyClient(deps: {
         em,
         `insert into bluesky_oauth_states (key, data, expires_at) values (?, ?, now() + make_interval(secs => ?))
          on conflict (key) do update set data = excluded.data, expires_at = excluded.expires_at`,
-        [key, encryptToken(JSON.stringify(value), tokenKey, stateOwner(key)), STATE_TTL_SECONDS],
+        [key, encryptSecret(JSON.stringify(value), tokenKey, stateOwner(key)), STATE_TTL_SECONDS],
       );
     },
     async del(key: string): Promise<void> {
@@ -204,9 +207,10 @@ export async function createBlueskyClient(deps: {
 
   const rowOf = async (did: string) =>
     (
-      await sql<AtpRow>(
+      await sql<SessionRow>(
         orm.em.fork(),
-        'select id, atp_access_token, atp_refresh_token, atp_oauth_session from users where atp_did = ?',
+        `select user_id, access_token, refresh_token, session from user_identities
+          where provider = 'bluesky' and subject = ?`,
         [did],
       )
     )[0];
@@ -225,7 +229,7 @@ export async function createBlueskyClient(deps: {
         return;
       }
       const row = await rowOf(did);
-      if (row) await saveSession(orm.em.fork(), tokenKey, row.id, session);
+      if (row) await saveSession(orm.em.fork(), tokenKey, row.user_id, session);
     },
     async del(did: string): Promise<void> {
       const hold = callbackHold.getStore();

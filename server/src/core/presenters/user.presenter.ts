@@ -1,5 +1,5 @@
 import { displayName, INTENT_INFO, type Intent, type PublicUser, type SelfUser } from '@shared/index';
-import type { User, UserProfileSchema, UserSchema } from '../db/entities';
+import { identityOf, type User, type UserProfileSchema, type UserSchema } from '../db/entities';
 import type { LeftJoined, Prefixed, RowOf } from '../db/sql';
 
 const USER_COLUMNS = [
@@ -60,8 +60,13 @@ export function toPublicUser(row: PublicUserRow, intent: Intent): PublicUser {
   };
 }
 
-/** What the owner sees of their own account: every intent's fields, still no password and no token. */
+/**
+ * What the owner sees of their own account: every intent's fields and what is linked (the linked
+ * identities are loaded with every user), still no password and no token.
+ */
 export function toSelfUser(user: User): SelfUser {
+  const spotify = identityOf(user, 'spotify');
+  const bluesky = identityOf(user, 'bluesky');
   return {
     id: user.id,
     displayName: user.displayName,
@@ -73,10 +78,10 @@ export function toSelfUser(user: User): SelfUser {
     professionalTagline: user.professionalTagline ?? null,
     videoIntroUrl: user.videoIntroUrl ?? null,
     username: user.username,
-    spotifyId: user.spotifyId ?? null,
-    spotifyConnected: Boolean(user.spotifyRefreshToken),
-    lastSpotifySync: user.lastSpotifySync?.toISOString() ?? null,
-    atpHandle: user.atpHandle ?? null,
+    spotifyId: spotify?.subject ?? null,
+    spotifyConnected: Boolean(spotify?.refreshToken),
+    lastSpotifySync: spotify?.syncedAt?.toISOString() ?? null,
+    atpHandle: bluesky?.handle ?? null,
     matchPreferences: { minMatchPercentage: user.matchPreferences?.minMatchPercentage ?? 0 },
     createdAt: user.createdAt.toISOString(),
     setupStep: user.setupStep ?? 0,

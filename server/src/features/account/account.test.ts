@@ -80,7 +80,12 @@ describe('account: download my data, delete account', () => {
       [a.user.id],
     );
     const did = `did:plc:${uniqueName('export')}`;
-    await sql(em(), 'update users set atp_did = ?, atp_handle = ? where id = ?', [did, 'a.example.com', a.user.id]);
+    await sql(
+      em(),
+      `insert into user_identities (user_id, provider, subject, handle, created_at, updated_at)
+       values (?, 'bluesky', ?, ?, now(), now())`,
+      [a.user.id, did, 'a.example.com'],
+    );
     const res = await server.call('GET', `/api/users/${a.user.id}/export`, { token: a.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="podmatch-data-\d+\.json"$/);

@@ -10,6 +10,7 @@ import { PodcastEpisodeSchema } from './podcast-episode.entity';
 import { ReportMessageSchema, ReportSchema } from './report.entity';
 import { SessionSchema } from './session.entity';
 import { UserSchema } from './user.entity';
+import { UserIdentitySchema } from './user-identity.entity';
 import { UserPodcastSchema } from './user-podcast.entity';
 import { UserProfileSchema } from './user-profile.entity';
 import { VideoIntroSchema } from './video-intro.entity';
@@ -26,12 +27,14 @@ export * from './podcast-episode.entity';
 export * from './report.entity';
 export * from './session.entity';
 export * from './user.entity';
+export * from './user-identity.entity';
 export * from './user-podcast.entity';
 export * from './user-profile.entity';
 export * from './video-intro.entity';
 
 export const entities = [
   UserSchema,
+  UserIdentitySchema,
   UserProfileSchema,
   PodcastSchema,
   PodcastEpisodeSchema,
