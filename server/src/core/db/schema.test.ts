@@ -117,9 +117,15 @@ describe('entities and migrations describe one schema', () => {
     const differences = await withClient(async (client) => {
       const found: { table: string; columns: string[]; properties: string[] }[] = [];
       for (const meta of tables()) {
-        const persisted = Object.values(meta.properties).filter((prop) => prop.persist !== false);
+        // Collections (the other side of a relation) have no column of their own.
+        const persisted = Object.values(meta.properties).filter(
+          (prop) => prop.persist !== false && prop.kind !== '1:m' && prop.kind !== 'm:n',
+        );
         const named = persisted.map((prop) => prop.fieldNames.join(','));
-        const expected = persisted.map((prop) => columnName(prop.name));
+        // A relation kept as an object (`user`, not `userId`) names its column `<name>_id`.
+        const expected = persisted.map((prop) =>
+          prop.kind === 'm:1' && !prop.mapToPk ? `${columnName(prop.name)}_id` : columnName(prop.name),
+        );
         const { fields } = await client.query(`select * from ${client.escapeIdentifier(meta.tableName)} limit 0`);
         const columns = fields.map((field) => field.name).sort();
         if (

@@ -57,11 +57,6 @@ export const UserSchema = defineEntity({
       name: 'users_username_lower_unique',
       expression: 'create unique index "users_username_lower_unique" on "users" (lower("username"))',
     },
-    {
-      // One profile per Bluesky identity.
-      name: 'users_atp_did_unique',
-      expression: 'create unique index "users_atp_did_unique" on "users" ("atp_did") where "atp_did" is not null',
-    },
   ],
 });
 export type User = InferEntity<typeof UserSchema>;
