@@ -173,7 +173,7 @@ try {
     // Spotify is a local stand-in (scripts/spotify-stand-in.ts) that speaks its OAuth and Web API.
     const spotifyPort = await freePort();
     const spotifyUrl = `http://127.0.0.1:${spotifyPort}`;
-    // Bluesky: a local AT Protocol network (scripts/atproto-stand-in.ts; PLC, handles, PDS, OAuth).
+    // Bluesky: a local AT Protocol network (scripts/bluesky-stand-in.ts; PLC, handles, PDS, OAuth).
     const atprotoPort = await freePort();
     const atprotoUrl = `http://localhost:${atprotoPort}`;
     const env = {
@@ -220,7 +220,7 @@ try {
       runDir,
     );
     const atproto = startAppProcess(
-      'atproto-stand-in',
+      'bluesky-stand-in',
       { ...process.env, ATPROTO_STAND_IN_PORT: String(atprotoPort) },
       runDir,
     );

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config';
 import type { ArtworkUrls } from './core/artwork/artwork-urls';
-import type { BlueskyClient } from './core/atproto/bluesky-client';
+import type { BlueskyClient } from './core/bluesky/bluesky-client';
 import type { DatabaseOutageWatch } from './core/db/outage';
 import type { JobQueue } from './core/jobs/job-queue';
 import type { OutboxRelay } from './core/jobs/outbox';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from './core/artwork/image-proxy-config';
-import { loadAtprotoConfig } from './core/atproto/atproto-config';
+import { loadAtprotoConfig } from './core/bluesky/bluesky-config';
 import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from './core/logger';
 import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
 import { loadMediaSettings, MediaEnvSchema } from './core/media';
@@ -36,7 +36,7 @@ const EnvSchema = ImageProxyEnvSchema.extend({
   MEDIA_DRIVER: MediaEnvSchema.shape.MEDIA_DRIVER,
   MEDIA_DIR: z.string().default('.data/media'),
   CLIENT_DIST_DIR: z.string().default('client/dist'),
-  // Where video uploads are written while they arrive (docs/video.md): made private (0700) at start.
+  // Where video uploads are written while they arrive (docs/videos.md): made private (0700) at start.
   UPLOAD_TEMP_DIR: z.string().default(path.join(os.tmpdir(), 'podmatch-video-uploads')),
   /**
    * Which proxies' X-Forwarded-For to believe: none (default), a hop count (the load balancers in
@@ -195,7 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     // SPOTIFY_* and TOKEN_ENCRYPTION_KEY (see .env.example and docs/spotify.md).
     spotify,
     // PUBLIC_URL, ATPROTO_* (docs/bluesky.md); its tokens use TOKEN_ENCRYPTION_KEY too.
-    atproto: loadBlueskyConfig(env, { isProduction, port: e.PORT }),
+    bluesky: loadBlueskyConfig(env, { isProduction, port: e.PORT }),
     /** The key of every secret at rest (TOKEN_ENCRYPTION_KEY, core/crypto): Spotify's and Bluesky's. */
     tokenKey: spotify.tokenKey,
   };

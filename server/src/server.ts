@@ -4,7 +4,7 @@ import { createApp } from './app';
 import type { AppDeps } from './app-deps';
 import { type AppConfig, exposedDevLoginWarning } from './config';
 import { ArtworkUrls } from './core/artwork/artwork-urls';
-import { createBlueskyClient } from './core/atproto/bluesky-client';
+import { createBlueskyClient } from './core/bluesky/bluesky-client';
 import { initOrm } from './core/db/orm';
 import { DatabaseOutageWatch } from './core/db/outage';
 import { JobQueue } from './core/jobs/job-queue';
@@ -68,7 +68,7 @@ export async function startServer(
     badges,
     limits,
     chat: new ChatService({ limits }),
-    bluesky: await createBlueskyClient({ config: config.atproto, orm, redis, tokenKey: config.tokenKey }),
+    bluesky: await createBlueskyClient({ config: config.bluesky, orm, redis, tokenKey: config.tokenKey }),
     databaseOutage: new DatabaseOutageWatch(orm, logger),
   };
   const app = createApp(deps);

@@ -7,7 +7,7 @@ import { parseSettings } from '@server/core/settings';
 import { loadSpotifyConfig } from '@server/core/spotify/spotify-config';
 import { QUEUES } from '@shared/index';
 import { z } from 'zod';
-import { loadVideoProviderConfig } from './render/provider-config';
+import { loadVideoProviderConfig } from './videos/provider-config';
 
 type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
@@ -45,7 +45,7 @@ const EnvSchema = z.object({
   WORKER_LOCK_SECONDS: z.coerce.number().min(1).max(600).default(30),
   /** Where video jobs keep their temporary files (deleted after each job, and at start for dead workers). */
   VIDEO_WORK_DIR: z.string().default('.data/video-work'),
-  /** Whether demo people get generated intros in the background after seeding (docs/video.md). */
+  /** Whether demo people get generated intros in the background after seeding (docs/videos.md). */
   DEMO_VIDEOS: z.enum(['on', 'off']).default('on'),
   /** How often everyone's feed candidates are recomputed (rarity weights change as people join); 0 = never. */
   MATCHES_RECOMPUTE_EVERY_MINUTES: z.coerce
@@ -95,7 +95,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     lockMs: e.WORKER_LOCK_SECONDS * 1000,
     videoWorkDir: path.resolve(e.VIDEO_WORK_DIR),
     demoVideos: e.DEMO_VIDEOS === 'on',
-    /** Who renders generated intros (docs/video-provider.md). */
+    /** Who renders generated intros (docs/videos-provider.md). */
     videoProvider: loadVideoProviderConfig(env),
     imageProxy: loadImageProxyConfig(ImageProxyEnvSchema.parse(env), isProduction),
     recomputeAllEveryMs: e.MATCHES_RECOMPUTE_EVERY_MINUTES * 60_000,

@@ -17,8 +17,8 @@ import { Redis } from 'ioredis';
 import type { WorkerConfig } from './config';
 import { assertHandlersCoverJobs, handlers, jobKeyByName } from './handlers';
 import type { JobHandler } from './handlers/handler';
-import { createVideoProvider } from './render/provider-config';
-import { sweepDeadWorkDirs } from './render/work-dir';
+import { createVideoProvider } from './videos/provider-config';
+import { sweepDeadWorkDirs } from './videos/work-dir';
 
 /** The one schedule of the full candidate recompute (docs/matching.md). */
 export const RECOMPUTE_ALL_SCHEDULER = 'matches.recompute:all';
@@ -125,7 +125,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       // The full recompute has synchronous phases of several seconds at a million people, during
       // which the lock cannot be renewed; a crashed matching worker's job is retried after this.
       lockDuration: queue === QUEUES.matching ? Math.max(MATCHING_LOCK_MS, config.lockMs) : config.lockMs,
-      // A job whose worker died is noticed within one lock period and retried (docs/video.md).
+      // A job whose worker died is noticed within one lock period and retried (docs/videos.md).
       stalledInterval: Math.min(config.lockMs, 30_000),
     });
     worker.on('failed', (job, error) => {
@@ -160,7 +160,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
 
   const beatKeys = [WORKER_HEARTBEAT.key, ...config.queues.map((q) => WORKER_HEARTBEAT.queueKey(q))];
   if (config.demoVideos && config.queues.includes(QUEUES.video)) {
-    // Demo people seeded before intros existed, or whose render never got queued (docs/video.md).
+    // Demo people seeded before intros existed, or whose render never got queued (docs/videos.md).
     const queued = await queueDemoIntros(orm.em.fork(), (k, p, o) => followUps.enqueue(k, p, o));
     if (queued > 0) logger.info(`queued ${queued} demo intros in the background`);
   }

@@ -213,7 +213,7 @@ describe('rate limits across two server instances', () => {
             const ack = await sendSocket(bSocket, matchId, `m${i}`);
             return ack.ok ? { status: 201, message: '' } : { status: ack.error.status, message: ack.error.message };
           }
-          const res = await (i % 2 ? second : first).call('POST', '/api/messages', {
+          const res = await (i % 2 ? second : first).call('POST', '/api/chat', {
             token: a.token,
             headers: via(ip),
             body: { matchId, senderId: a.id, content: `m${i}` },
@@ -225,7 +225,7 @@ describe('rate limits across two server instances', () => {
       expect(sends.filter((r) => r.status === 429)).toHaveLength(4);
       expect(sends.find((r) => r.status === 429)?.message).toBe(CHAT_TEXTS.rateLimited);
       // From another address the same person still sends.
-      const elsewhere = await second.call('POST', '/api/messages', {
+      const elsewhere = await second.call('POST', '/api/chat', {
         token: a.token,
         headers: via(address()),
         body: { matchId, senderId: a.id, content: 'from home' },
@@ -374,7 +374,7 @@ describe('rate limits across two server instances', () => {
       const overSocket = await sendSocket(bSocket, matchId, 'from the socket');
       expect(overSocket.ok).toBe(true);
       const rest = (ip: string, content: string) =>
-        small.call('POST', '/api/messages', {
+        small.call('POST', '/api/chat', {
           token: a.token,
           headers: via(ip),
           body: { matchId, senderId: a.id, content },

@@ -75,7 +75,7 @@ export const RATE_LIMIT_POLICIES = {
     perIp: { points: 600, seconds: minutes(60) },
     message: RATE_LIMIT_TEXTS.uploads,
   },
-  /** Generations and video uploads: each costs seconds of ffmpeg on a worker (docs/video.md). */
+  /** Generations and video uploads: each costs seconds of ffmpeg on a worker (docs/videos.md). */
   videoStarts: {
     perUser: { points: 20, seconds: minutes(60) },
     perIp: { points: 500, seconds: minutes(60) },

@@ -1,4 +1,4 @@
-// Temporary files of uploads (docs/video.md, "Uploads"), against a real server over HTTP with real
+// Temporary files of uploads (docs/videos.md, "Uploads"), against a real server over HTTP with real
 // PostgreSQL, Redis and ffprobe: every way a video or picture upload is refused leaves nothing in the
 // upload directory; a file being written is private (0600 in a 0700 directory); the periodic sweep
 // removes an old file without a restart; the directory is refused when it is not ours.

@@ -3,10 +3,10 @@ import { accountApi } from './account';
 import { artworkApi } from './artwork';
 import { authApi } from './auth';
 import { blueskyApi } from './bluesky';
+import { chatApi } from './chat';
 import { feedApi } from './feed';
 import { healthApi } from './health';
 import { matchesApi } from './matches';
-import { messagesApi } from './messages';
 import { podcastsApi } from './podcasts';
 import { profilesApi } from './profiles';
 import { spotifyApi } from './spotify';
@@ -22,7 +22,7 @@ export const api = {
   ...accountApi,
   ...feedApi,
   ...matchesApi,
-  ...messagesApi,
+  ...chatApi,
   ...podcastsApi,
   ...profilesApi,
   ...spotifyApi,

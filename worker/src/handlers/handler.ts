@@ -7,7 +7,7 @@ import type { MediaStore } from '@server/core/media';
 import type { Effects } from '@server/core/realtime/effects';
 import type { Publisher } from '@server/core/realtime/publisher';
 import type { JobKey, JobPayload, JobResult } from '@shared/index';
-import type { VideoProvider } from '../render/video-provider';
+import type { VideoProvider } from '../videos/video-provider';
 
 export interface JobContext {
   /** A fresh EntityManager fork for this job. */

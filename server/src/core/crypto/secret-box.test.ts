@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { blueskyOwner, stateOwner } from '../atproto/bluesky-client';
+import { blueskyOwner, stateOwner } from '../bluesky/bluesky-client';
 import { spotifyOwner } from '../spotify/spotify-tokens';
 import { decryptSecret, encryptSecret, parseEncryptionKey, SecretDecryptError, secretOwner } from './secret-box';
 

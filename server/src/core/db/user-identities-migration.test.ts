@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownDatabase } from '../../test/own-database';
-import { blueskyOwner, decryptSession } from '../atproto/bluesky-client';
+import { blueskyOwner, decryptSession } from '../bluesky/bluesky-client';
 import { encryptSecret } from '../crypto/secret-box';
 import { toSelfUser } from '../presenters/user.presenter';
 import { spotifyOwner, userTokenSource } from '../spotify/spotify-tokens';

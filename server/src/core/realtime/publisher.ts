@@ -35,7 +35,7 @@ export const RECIPIENTS: {
 } = {
   // Every tab of the person whose profile changed.
   'user:updated': ({ userId }) => users([userId]),
-  // The person whose job it is (docs/video.md, progress).
+  // The person whose job it is (docs/videos.md, progress).
   'job:status': ({ userId }) => users([userId]),
   'badges:update': ({ userId }) => users([userId]),
   'badges:unread': ({ userId }) => users([userId]),

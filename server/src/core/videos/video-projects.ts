@@ -1,4 +1,4 @@
-// Video intro projects (docs/video.md), shared by the server (create, read) and the worker (stages,
+// Video intro projects (docs/videos.md), shared by the server (create, read) and the worker (stages,
 // completion). Rows are the source of truth for status: polling reads them, the socket pushes them.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';

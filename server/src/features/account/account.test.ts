@@ -62,7 +62,7 @@ describe('account: download my data, delete account', () => {
       [a, 'Hello from a'],
       [b, 'Hello from b'],
     ] as const) {
-      const res = await server.call('POST', '/api/messages', {
+      const res = await server.call('POST', '/api/chat', {
         token: me.token,
         body: { matchId, senderId: me.user.id, content: text },
       });
@@ -209,7 +209,7 @@ describe('account: download my data, delete account', () => {
     const calls = pairs.flatMap(({ a, b, matchId }, i) => [
       server.call('DELETE', `/api/users/${a.user.id}`, { token: a.token, body: { confirm: 'DELETE' } }),
       ...Array.from({ length: 3 }, () =>
-        server.call('POST', '/api/messages', {
+        server.call('POST', '/api/chat', {
           token: b.token,
           body: { matchId, senderId: b.user.id, content: 'still there?' },
         }),

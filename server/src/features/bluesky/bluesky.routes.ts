@@ -3,7 +3,7 @@
 import { api } from '@shared/index';
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
-import { BLUESKY_CALLBACK_PATH } from '../../core/atproto/atproto-config';
+import { BLUESKY_CALLBACK_PATH } from '../../core/bluesky/bluesky-config';
 import { readCookie } from '../../http/cookies';
 import { notFound } from '../../http/errors';
 import { mount } from '../../http/route';

@@ -14,7 +14,7 @@ import {
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BLUESKY_TEXTS, type BlueskyStatus } from '@shared/index';
 import type { AppDeps } from '../../app-deps';
-import { encryptSession, forgetLink } from '../../core/atproto/bluesky-client';
+import { encryptSession, forgetLink } from '../../core/bluesky/bluesky-client';
 import { identityOf, type User, UserSchema } from '../../core/db/entities';
 import { sql } from '../../core/db/sql';
 import type { Effects } from '../../core/realtime/effects';
@@ -72,7 +72,7 @@ function sessionEnded(error: unknown): boolean {
 
 /** Why linking does not work on this server (production without its settings), or null. */
 export const unavailableMessage = (deps: Pick<AppDeps, 'config'>) =>
-  deps.config.atproto.client.kind === 'unavailable' ? deps.config.atproto.client.reason : null;
+  deps.config.bluesky.client.kind === 'unavailable' ? deps.config.bluesky.client.reason : null;
 
 const linkOf = (user: User) => identityOf(user, 'bluesky');
 
@@ -186,7 +186,7 @@ export async function startLink(
   }
   // No "already linked elsewhere" answer here: anyone could then probe which handles have a
   // profile. Only the owner of the identity learns it, after approving (claimLink).
-  const returnTo = deps.config.atproto.client.kind === 'loopback' ? loopbackOrigin(origin) : '';
+  const returnTo = deps.config.bluesky.client.kind === 'loopback' ? loopbackOrigin(origin) : '';
   const nonce = randomBytes(32).toString('base64url');
   const state: AppState = { userId, returnTo, nonceHash: sha256(nonce) };
   try {

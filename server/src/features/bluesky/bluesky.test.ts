@@ -1,5 +1,5 @@
 // Linking a Bluesky identity (docs/bluesky.md) against the AT Protocol stand-in
-// (server/src/test/atproto-stand-in.ts: PLC directory, handle resolver, PDS + OAuth server), with the
+// (server/src/test/bluesky-stand-in.ts: PLC directory, handle resolver, PDS + OAuth server), with the
 // real @atproto/oauth-client-node doing DPoP, PKCE and PAR. A browser is played by following the
 // redirects by hand: link -> the stand-in's authorize -> our callback -> /profile?bluesky_link=code.
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -7,7 +7,7 @@ import { BLUESKY_TEXTS, type LoginResponse } from '@shared/index';
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../../core/db/sql';
-import { AtprotoStandIn, standInDid } from '../../test/atproto-stand-in';
+import { AtprotoStandIn, standInDid } from '../../test/bluesky-stand-in';
 import { mutualPair } from '../../test/chat-flow';
 import { nextEvent, startTestServer, type TestServer, uniqueName } from '../../test/harness';
 

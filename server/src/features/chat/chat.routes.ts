@@ -9,7 +9,7 @@ import { listMessages, toMessage } from './message.service';
 /**
  * Chat over REST (docs/chat.md). The same sends and read receipts exist over the socket
  * (chat.socket.ts); both go through ChatService. Who may call what: the access rules in
- * shared/src/api/messages.ts (`matchParty`; `matchSender` for the send, whose body names the match).
+ * shared/src/api/chat.ts (`matchParty`; `matchSender` for the send, whose body names the match).
  */
 export function chatRoutes(deps: AppDeps): Router {
   const router = Router();

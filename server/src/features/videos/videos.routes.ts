@@ -13,7 +13,7 @@ import { checkUploadedVideo, videoFileUpload } from './video-upload';
 
 const unavailable = (message: string) => new HttpError(503, 'video_service_unavailable', message);
 
-/** Video intros (docs/video.md): generate, upload, status; access rules in shared/src/api/videos.ts. */
+/** Video intros (docs/videos.md): generate, upload, status; access rules in shared/src/api/videos.ts. */
 export function videosRoutes(deps: AppDeps): Router {
   const router = Router();
 

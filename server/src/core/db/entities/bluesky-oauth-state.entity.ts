@@ -2,7 +2,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
 /**
  * The Bluesky OAuth client's authorizations in progress, by state key: encrypted, for 10 minutes
- * (core/atproto/bluesky-client.ts; docs/bluesky.md).
+ * (core/bluesky/bluesky-client.ts; docs/bluesky.md).
  */
 export const BlueskyOauthStateSchema = defineEntity({
   name: 'BlueskyOauthState',

@@ -3,7 +3,7 @@ import { INTENTS, VIDEO_SOURCES, VIDEO_STATUSES } from '@shared/index';
 import { UserSchema } from './user.entity';
 
 /**
- * A video intro project (docs/video.md): a generated intro or an uploaded file on its way to
+ * A video intro project (docs/videos.md): a generated intro or an uploaded file on its way to
  * becoming one intent's video. Its uuid is the projectId clients poll and the BullMQ job id.
  * At most one unfinished project per person and intent (partial unique index in the migration).
  */

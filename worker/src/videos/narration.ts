@@ -1,4 +1,4 @@
-// The spoken script of a generated intro (docs/video.md): short, friendly, from the profile's data.
+// The spoken script of a generated intro (docs/videos.md): short, friendly, from the profile's data.
 import { INTENT_INFO, type Intent } from '@shared/index';
 import type { IntroInput } from './video-provider';
 

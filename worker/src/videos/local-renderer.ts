@@ -1,4 +1,4 @@
-// The default video provider (docs/video.md): slides drawn with sharp in the intent's theme colours,
+// The default video provider (docs/videos.md): slides drawn with sharp in the intent's theme colours,
 // narration spoken by espeak-ng, both encoded by one ffmpeg run into a vertical H.264/AAC MP4.
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-import { VIDEO_TEXTS } from '@shared/schemas/video';
+import { VIDEO_TEXTS } from '@shared/schemas/videos';
 import { describe, expect, it, vi } from 'vitest';
 import { stubVideoMetadata } from '@/test/video';
 import { checkVideoDuration, checkVideoFile, readVideoDuration } from './video-file';

@@ -1,4 +1,4 @@
-// What a generated intro says about a person (docs/video.md), shared by the worker that renders it
+// What a generated intro says about a person (docs/videos.md), shared by the worker that renders it
 // and the setup card's 'Profile Data Ready' checklist, so both show the same tagline.
 
 /** SPEC section 2 checklist: the tagline is the intent's own (Custom), the generic one, or made from podcasts. */

@@ -3,7 +3,7 @@ import { INTENTS, LIMITS } from '../constants';
 import { IntentSchema } from './common';
 
 /**
- * A video intro project (docs/video.md): a generated intro (`video.render`) or an uploaded file
+ * A video intro project (docs/videos.md): a generated intro (`video.render`) or an uploaded file
  * being transcoded (`media.transcode`). Its id is the `projectId` of SPEC section 3, and also the
  * `jobId` of its 'job:status' events.
  */

@@ -1,4 +1,4 @@
-// The seam between the video.render job and whatever makes the video (docs/video.md): the local
+// The seam between the video.render job and whatever makes the video (docs/videos.md): the local
 // ffmpeg renderer by default, or an external AI video service over HTTP (VIDEO_PROVIDER=http).
 import type { Intent, IntroTaglineKind } from '@shared/index';
 

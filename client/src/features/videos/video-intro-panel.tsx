@@ -2,7 +2,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { api } from '@shared/api';
 import type { Intent } from '@shared/constants';
 import { JOB_ERROR_TEXTS } from '@shared/events';
-import { AI_VIDEO_MATCH_PERCENTAGE, VIDEO_POLLING, VIDEO_TEXTS } from '@shared/schemas/video';
+import { AI_VIDEO_MATCH_PERCENTAGE, VIDEO_POLLING, VIDEO_TEXTS } from '@shared/schemas/videos';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Clapperboard, Sparkles, Upload } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { Spinner } from '@/components/ui/spinner';
 import { VideoPlayer } from '@/components/video-player';
+import { libraryQuery } from '@/features/podcasts';
 import { apiRequest, errorMessage, isApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
@@ -17,11 +18,10 @@ import {
   isUnfinished,
   jobOfSource,
   type SettledState,
-  userPodcastsQuery,
   useVideoProject,
   type VideoFollowState,
   videoServiceStatusQuery,
-} from '@/lib/video-project';
+} from './video-project';
 import { VideoUploadForm } from './video-upload-form';
 
 type Tab = 'ai' | 'upload';
@@ -62,7 +62,7 @@ export function VideoIntroPanel({ userId, intent }: { userId: number; intent: In
   const [uploadNotice, setUploadNotice] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const service = useQuery({ ...videoServiceStatusQuery(), enabled: userId > 0 });
-  const podcasts = useQuery({ ...userPodcastsQuery(userId), enabled: userId > 0 });
+  const podcasts = useQuery({ ...libraryQuery(userId), enabled: userId > 0 });
 
   const failAi = (notice: Notice) => {
     setAiNotice(notice);

@@ -1,4 +1,4 @@
-// Which VideoProvider renders generated intros (docs/video-provider.md): the local ffmpeg renderer,
+// Which VideoProvider renders generated intros (docs/videos-provider.md): the local ffmpeg renderer,
 // or an external AI video service over HTTP. Read from the environment once, at worker start.
 
 import { parseSettings } from '@server/core/settings';

@@ -1,4 +1,4 @@
-// An external AI video service as the VideoProvider (VIDEO_PROVIDER=http, docs/video-provider.md).
+// An external AI video service as the VideoProvider (VIDEO_PROVIDER=http, docs/videos-provider.md).
 // The contract is the generic "create a video, then poll it" shape of services like HeyGen or
 // Synthesia; a real vendor's API is mapped to it by a small adapter service:
 //   POST {baseUrl}/v1/videos      Authorization: Bearer <key>, JSON intro data   → 201/202 {id}

@@ -1,4 +1,3 @@
-import { MatchIdParamsSchema, MatchViewSchema } from '../schemas/matches';
 import {
   MarkReadBodySchema,
   MessageListSchema,
@@ -6,10 +5,11 @@ import {
   MessagesQuerySchema,
   SendMessageBodySchema,
   UserMatchMessagesParamsSchema,
-} from '../schemas/messages';
+} from '../schemas/chat';
+import { MatchIdParamsSchema, MatchViewSchema } from '../schemas/matches';
 import { defineEndpoint } from './endpoint';
 
-export const messagesApi = {
+export const chatApi = {
   /** A page of the conversation, oldest first (see MessagesQuerySchema). */
   listMessages: defineEndpoint({
     method: 'GET',
@@ -22,7 +22,7 @@ export const messagesApi = {
   /** Also over the socket ('message:send' with an acknowledgement). senderId must be the caller. */
   sendMessage: defineEndpoint({
     method: 'POST',
-    path: '/api/messages',
+    path: '/api/chat',
     access: 'matchSender',
     body: SendMessageBodySchema,
     response: MessageSchema,

@@ -1,4 +1,4 @@
-// Private temporary directories of video jobs (docs/video.md). Each is named after the worker's
+// Private temporary directories of video jobs (docs/videos.md). Each is named after the worker's
 // pid, so a worker starting up can delete what a killed one (SIGKILL, power loss) left behind.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';

@@ -1,17 +1,18 @@
 import { api } from '@shared/api';
 import type { Intent } from '@shared/constants';
-import { AI_VIDEO_MATCH_PERCENTAGE, VIDEO_POLLING, VIDEO_PROGRESS, VIDEO_TEXTS } from '@shared/schemas/video';
-import { INTRO_TAGLINE_LABELS, introTagline } from '@shared/video-intro';
+import { AI_VIDEO_MATCH_PERCENTAGE, VIDEO_POLLING, VIDEO_PROGRESS, VIDEO_TEXTS } from '@shared/schemas/videos';
+import { INTRO_TAGLINE_LABELS, introTagline } from '@shared/videos';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Check, Clapperboard, ExternalLink, RotateCw, Sparkles, X } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { Spinner } from '@/components/ui/spinner';
+import { libraryQuery } from '@/features/podcasts';
 import { apiFetch, endpointUrl, errorMessage, isApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
-import { type SettledState, userPodcastsQuery, useVideoProject, videoServiceStatusQuery } from '@/lib/video-project';
+import { type SettledState, useVideoProject, videoServiceStatusQuery } from './video-project';
 
 const TEXTS = VIDEO_TEXTS.setup;
 
@@ -54,7 +55,7 @@ function ChecklistItem({ ok, children }: { ok: boolean; children: ReactNode }) {
  */
 export function AiVideoCard({ userId, intent, hasPhoto, intentTagline, genericTagline, className }: AiVideoCardProps) {
   const queryClient = useQueryClient();
-  const podcasts = useQuery({ ...userPodcastsQuery(userId), enabled: userId > 0 });
+  const podcasts = useQuery({ ...libraryQuery(userId), enabled: userId > 0 });
   const [stage, setStage] = useState<StartStage>(null);
   const [startError, setStartError] = useState<string | null>(null);
   // A start that the person overtook (a new intent, a new attempt) must not apply its answer.

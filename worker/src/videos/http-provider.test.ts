@@ -1,6 +1,6 @@
 // HttpVideoProvider against the video service stand-in (scripts/video-provider-stand-in.ts: real
 // HTTP, a real ffmpeg render on its side) and the real probe/transcode on ours; no database or
-// Redis. Also the VIDEO_PROVIDER_* settings (docs/video-provider.md).
+// Redis. Also the VIDEO_PROVIDER_* settings (docs/videos-provider.md).
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,19 +1,18 @@
 import { api } from '@shared/api';
 import type { Intent } from '@shared/constants';
 import { type JobStatusEvent, jobErrorText } from '@shared/events';
-import { PAGE_SIZES } from '@shared/schemas/common';
 import {
   VIDEO_PROGRESS,
   type VideoIntrosResponse,
   type VideoProject,
   type VideoStatusValue,
-} from '@shared/schemas/video';
+} from '@shared/schemas/videos';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { allPagesQuery, apiRequest, endpointQuery } from './api-client';
-import { onSocketConnect, useJobStatus, useSocketConnected } from './socket';
+import { apiRequest, endpointQuery } from '@/lib/api-client';
+import { onSocketConnect, useJobStatus, useSocketConnected } from '@/lib/socket';
 
-// One place for following a video project (docs/video.md): status arrives by 'job:status' push while
+// One place for following a video project (docs/videos.md): status arrives by 'job:status' push while
 // the socket is connected; only while it is not, GET /api/video-status/:projectId is polled, with the
 // interval and attempt limit of the reading (SPEC sections 4 and 9: profile 5 s x 12, setup 12 s x 15).
 
@@ -70,11 +69,6 @@ export function videoIntrosQuery(userId: number) {
 /** GET /api/video-service-status. */
 export function videoServiceStatusQuery() {
   return endpointQuery(api.videoServiceStatus, {});
-}
-
-/** GET /api/users/:userId/podcasts: the library the profile already lists (same key, same cache). */
-export function userPodcastsQuery(userId: number) {
-  return allPagesQuery(api.listUserPodcasts, { params: { userId } }, PAGE_SIZES.library);
 }
 
 export function jobOfSource(source: VideoProject['source']): VideoJobName {

@@ -23,7 +23,7 @@ import type { Redis } from 'ioredis';
 import { decryptSecret, encryptSecret, secretOwner } from '../crypto/secret-box';
 import { sql } from '../db/sql';
 
-import { type AtprotoConfig, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH, BLUESKY_SCOPE } from './atproto-config';
+import { type AtprotoConfig, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH, BLUESKY_SCOPE } from './bluesky-config';
 
 const STATE_TTL_SECONDS = 600;
 const FETCH_TIMEOUT_MS = 10_000;

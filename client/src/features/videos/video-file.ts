@@ -1,7 +1,7 @@
 import { LIMITS } from '@shared/constants';
-import { VIDEO_TEXTS } from '@shared/schemas/video';
+import { VIDEO_TEXTS } from '@shared/schemas/videos';
 
-/** Containers the server recognises by their first bytes (docs/video.md), for files with no MIME type. */
+/** Containers the server recognises by their first bytes (docs/videos.md), for files with no MIME type. */
 const VIDEO_EXTENSIONS = /\.(mp4|m4v|mov|3gp|webm|mkv|avi)$/i;
 
 /**

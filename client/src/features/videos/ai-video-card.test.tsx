@@ -1,5 +1,5 @@
 import type { Intent } from '@shared/constants';
-import { VIDEO_POLLING, VIDEO_TEXTS } from '@shared/schemas/video';
+import { VIDEO_POLLING, VIDEO_TEXTS } from '@shared/schemas/videos';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,10 +1,10 @@
-// Runs the AT Protocol stand-in (@server/test/atproto-stand-in.ts: PLC directory, handle resolver,
+// Runs the AT Protocol stand-in (@server/test/bluesky-stand-in.ts: PLC directory, handle resolver,
 // PDS and OAuth server) for the browser tests or by hand:
-//   node --import tsx scripts/atproto-stand-in.ts --port 5056
+//   node --import tsx scripts/bluesky-stand-in.ts --port 5056
 // (or ATPROTO_STAND_IN_PORT=5056, as the e2e tier of scripts/test.ts does). Any handle under `.test`
 // exists; /oauth/authorize approves at once. Point the server at it with ATPROTO_PLC_URL and
 // ATPROTO_HANDLE_RESOLVER set to the URL it prints.
-import { AtprotoStandIn } from '@server/test/atproto-stand-in';
+import { AtprotoStandIn } from '@server/test/bluesky-stand-in';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);

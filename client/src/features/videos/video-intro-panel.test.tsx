@@ -1,4 +1,4 @@
-import { VIDEO_POLLING, VIDEO_TEXTS } from '@shared/schemas/video';
+import { VIDEO_POLLING, VIDEO_TEXTS } from '@shared/schemas/videos';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr } from '@/test/fake-xhr';
