@@ -7,6 +7,7 @@
 import { type ChildProcess, type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -412,6 +413,52 @@ esac
       console.log(`deploy: haproxy closed a trickling request after ${elapsed} ms with 408`);
     } finally {
       await stop(haproxy);
+    }
+  }, 40_000);
+
+  it('haproxy gives each request its own X-Request-Id, replacing one the client sent (docs/operations.md, "Logs")', async () => {
+    // A stand-in for the servers, recording the ids it is sent.
+    const seen: (string | string[] | undefined)[] = [];
+    const backend = http.createServer((req, res) => {
+      if (req.url !== '/api/health') seen.push(req.headers['x-request-id']);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+    const backendPort = (backend.address() as net.AddressInfo).port;
+    // The same file on a free local port, its servers (found through Docker's DNS) this stand-in.
+    const port = await freePort();
+    const local = path.join(tmp, 'haproxy-ids.cfg');
+    const text = fs.readFileSync(file('deploy/haproxy.cfg'), 'utf8');
+    expect(text).toMatch(/^\s*server-template .*$/m);
+    fs.writeFileSync(
+      local,
+      text
+        .replace(/^(\s*)bind :8080$/m, `$1bind 127.0.0.1:${port}`)
+        .replace(/^(\s*)server-template .*$/m, `$1server local 127.0.0.1:${backendPort}`),
+    );
+    const haproxy = spawn('haproxy', ['-db', '-f', local], { stdio: 'ignore' });
+    started.push(haproxy);
+    try {
+      const ask = (headers: Record<string, string> = {}) =>
+        fetch(`http://127.0.0.1:${port}/api/feed`, { headers }).then((res) => res.status);
+      await until(
+        () =>
+          ask()
+            .catch(() => 0)
+            .then((status) => status === 200),
+        'haproxy forwarding',
+        10_000,
+      );
+      seen.length = 0;
+      await ask({ 'X-Request-Id': 'forged-by-the-client' });
+      await ask({ 'X-Request-Id': 'forged-by-the-client' });
+      expect(seen).toHaveLength(2);
+      const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+      for (const id of seen) expect(id).toMatch(uuid);
+      expect(seen[0]).not.toBe(seen[1]);
+    } finally {
+      await stop(haproxy);
+      await new Promise((resolve) => backend.close(resolve));
     }
   }, 40_000);
 });

@@ -1,7 +1,8 @@
 // `npm test`: static checks, then every test tier against real services:
 //   static (typecheck + lint), unit (shared + client, vitest), server (vitest, Postgres + Redis),
 //   worker (vitest, Postgres + Redis + real workers), faults (vitest: processes killed and services
-//   restarted), e2e (Playwright in Chromium, full stack). PHASES below says which run side by side.
+//   restarted), smoke (every bench:* and eval:* script at a tiny size, scripts/test/smoke.ts), e2e
+//   (Playwright in Chromium, full stack). PHASES below says which run side by side.
 // `npm test -- --only server,e2e` runs some tiers. Ends with one line "N passed, N failed".
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,10 +18,11 @@ import {
 } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
 import { DEPLOY_CHECK_TOOLS, ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
+import { runSmokeTier } from './test/smoke';
 
 const root = process.cwd();
 const log = (line: string) => console.log(`[test] ${line}`);
-const TIERS = ['static', 'unit', 'server', 'worker', 'faults', 'e2e'] as const;
+const TIERS = ['static', 'unit', 'server', 'worker', 'faults', 'smoke', 'e2e'] as const;
 type Tier = (typeof TIERS)[number];
 
 /**
@@ -28,9 +30,10 @@ type Tier = (typeof TIERS)[number];
  * test-results/<tier>.log, printed whole when it ends. Service tiers of one phase (server and
  * worker) run in one vitest call instead, so their test files share its workers (maxWorkers in
  * vitest.config.ts) and the machine. The fault tests time outages of their own and the browser tests
- * run against one shared stack: each of those phases has the machine to itself.
+ * run against one shared stack, and the smoke runs print timings: each of those phases has the
+ * machine to itself.
  */
-const PHASES: Tier[][] = [['static', 'unit'], ['server', 'worker'], ['faults'], ['e2e']];
+const PHASES: Tier[][] = [['static', 'unit'], ['server', 'worker'], ['faults'], ['smoke'], ['e2e']];
 /** The vitest projects that are tiers of their own (vitest.config.ts). */
 const SERVICE_TIERS = new Set<Tier>(['server', 'worker', 'faults']);
 
@@ -250,6 +253,24 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
     ];
   },
 
+  // Every benchmark and the evaluation at a tiny size: each must run and print its figures.
+  smoke: async () => {
+    ensureDebianPackages(
+      [{ binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] }, ...VIDEO_TOOLS],
+      log,
+    );
+    const s = await ensureStack();
+    return [
+      await runSmokeTier({
+        root,
+        postgresBaseUrl: s.postgresBaseUrl,
+        dataDir: path.join(root, '.data/test/smoke'),
+        logDir: path.join(reportDir, 'smoke'),
+        log,
+      }),
+    ];
+  },
+
   e2e: async (output) => {
     ensureDebianPackages(
       [{ binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] }, ...VIDEO_TOOLS],
@@ -268,7 +289,7 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
     // Spotify is a local stand-in (scripts/spotify-stand-in.ts) that speaks its OAuth and Web API.
     const spotifyPort = await freePort();
     const spotifyUrl = `http://127.0.0.1:${spotifyPort}`;
-    // Bluesky: a local AT Protocol network (scripts/atproto-stand-in.ts; PLC, handles, PDS, OAuth).
+    // Bluesky: a local AT Protocol network (scripts/bluesky-stand-in.ts; PLC, handles, PDS, OAuth).
     const atprotoPort = await freePort();
     const atprotoUrl = `http://localhost:${atprotoPort}`;
     const env = {
@@ -315,7 +336,7 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
       runDir,
     );
     const atproto = startAppProcess(
-      'atproto-stand-in',
+      'bluesky-stand-in',
       { ...process.env, ATPROTO_STAND_IN_PORT: String(atprotoPort) },
       runDir,
     );

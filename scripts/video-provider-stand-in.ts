@@ -1,5 +1,5 @@
 // A local stand-in for an external AI video service speaking the contract of
-// docs/video-provider.md (what HttpVideoProvider calls). worker/src/render/http-provider.test.ts
+// docs/videos-provider.md (what HttpVideoProvider calls). worker/src/videos/http-provider.test.ts
 // starts it on a free port; it also runs by hand, e.g. to try VIDEO_PROVIDER=http locally:
 //   node --import tsx scripts/video-provider-stand-in.ts --port 5060 [--api-key stand-in-key]
 // (or VIDEO_PROVIDER_STAND_IN_PORT=5060), then VIDEO_PROVIDER_URL=<printed url> and the same key.

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { ProfileDetails } from '../../shared/src/schemas/profile-details';
 import { authHeaders, freshUsername, like, shareAShow, signIn, toasts } from './helpers';
 
-// Runs against the AT Protocol stand-in the e2e tier starts (scripts/atproto-stand-in.ts): every
+// Runs against the AT Protocol stand-in the e2e tier starts (scripts/bluesky-stand-in.ts): every
 // handle under `.test` exists, and its OAuth server approves at once. The real client library does
 // the DPoP, PKCE and PAR legs; the browser follows the redirects.
 

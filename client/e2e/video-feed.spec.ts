@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { authHeaders, importOpmlTitles, type Person, signInSetUp } from './helpers';
 
 // Issue 12: a video uploaded by one person is transcoded by the worker and plays, muted and
-// looping, on their card in another person's feed (docs/video.md).
+// looping, on their card in another person's feed (docs/videos.md).
 // Niche shows of the demo catalog: the import resolves them by title to rows everyone may see (a show
 // new to the catalog is matched on only once its feed was read; docs/podcasts.md).
 const SHOWS = ['The Basement Yard', 'Distractible', "Stavvy's World"];

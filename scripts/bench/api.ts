@@ -7,6 +7,7 @@
 // new who then reads their first feed. Prints a table and, last, one JSON line; exits 1 if any
 // answer was a 5xx. Usage: npm run bench:api (docs/performance.md)
 // Knobs: BENCH_USERS=200 BENCH_CONCURRENCY=80 BENCH_SECONDS=60 BENCH_SEED=1 BENCH_SIGNUP_PERCENT=1
+// BENCH_POSTGRES / BENCH_REDIS: services to use instead of its own (scripts/lib/bench-services.ts)
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,7 +24,8 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { loadWorkerConfig } from '../../worker/src/config';
 import { type RunningWorker, startWorker } from '../../worker/src/worker';
-import { type LocalStack, recreateDatabase, startLocalStack } from '../lib/local-stack';
+import { benchServices } from '../lib/bench-services';
+import { type LocalStack, recreateDatabase } from '../lib/local-stack';
 import { mapLimit } from '../lib/map-limit';
 import { cleanUpOnSignals } from '../lib/shutdown';
 import { percentile } from './stats';
@@ -414,11 +416,11 @@ const logCounts = new Map<string, number>();
 let exitCode = 0;
 try {
   const startedAt = performance.now();
-  stack = startLocalStack({ dataDir: DATA_DIR, database: 'postgres', persistRedis: false, log });
+  stack = benchServices({ dataDir: DATA_DIR, database: 'postgres', persistRedis: false, log });
   const services = await stack;
   await shutdown.parkIfStopping();
   const databaseUrl = await recreateDatabase(services.postgresBaseUrl, 'podmatch_bench_api');
-  const redisUrl = `${services.redisUrl.replace(/\/\d*$/, '')}/0`;
+  const redisUrl = services.redisUrl;
   const orm = await initOrm(databaseUrl);
   try {
     await migrate(orm);

@@ -8,6 +8,8 @@
 // Knobs: BENCH_CLIENTS=1000 BENCH_RATE=200 BENCH_SECONDS=30 BENCH_WARMUP_SECONDS=5
 // BENCH_GRACE_SECONDS=5 BENCH_DRIVERS=1 BENCH_ONLY=relay (the relay path alone) BENCH_SERVER_NODE_ARGS
 // BENCH_INSTANCES=1 (both people of each pair on one server instance, to compare with two)
+// BENCH_LATENCY_TARGETS=off (report the latency targets without failing on them: npm test's tiny run
+// on a busy machine); BENCH_POSTGRES / BENCH_REDIS: scripts/lib/bench-services.ts
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -18,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { initOrm, migrate } from '@server/core/db/orm';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { benchServices } from '../lib/bench-services';
 import { shareAShow } from '../lib/feed-fixture';
 import { freePort, type LocalStack, recreateDatabase, startLocalStack, stopChild } from '../lib/local-stack';
 import { mapLimit } from '../lib/map-limit';
@@ -63,6 +66,8 @@ const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').f
 const TARGET_P99_MS = 50;
 const TARGET_RELAY_FACTOR = 3;
 const TARGET_RSS_MB = 300;
+/** Off: the latency targets are printed but do not fail the run (losses, duplicates and memory still do). */
+const LATENCY_TARGETS = process.env.BENCH_LATENCY_TARGETS !== 'off';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DATA_DIR = path.join(ROOT, '.data/bench-chat');
@@ -770,15 +775,17 @@ function printReport(phases: PhaseOutcome[], started: number): void {
 /** Sets up the database and the two chat servers; returns their URLs, or throws. */
 async function startChatServers(services: LocalStack, redisUrl: string) {
   // Statement statistics (pg_stat_statements) need a preload: set once in this cluster, restart.
+  // Not in services someone else started (BENCH_POSTGRES): their settings are theirs.
   let statementStats = false;
   try {
+    if (process.env.BENCH_POSTGRES) throw new Error('the cluster of BENCH_POSTGRES is left as it is');
     statementStats = await ensureStatementStats(services.postgresBaseUrl);
     if (!statementStats) {
       log('enabling pg_stat_statements in the benchmark cluster (one restart)');
       await services.stop();
       stack = startLocalStack(stackOptions);
       services = await stack;
-      redisUrl = `${services.redisUrl.replace(/\/\d*$/, '')}/0`;
+      redisUrl = services.redisUrl;
       statementStats = await ensureStatementStats(services.postgresBaseUrl);
     }
   } catch (error) {
@@ -915,10 +922,10 @@ try {
   );
   log(`${CLIENTS} clients (${PAIRS} pairs), ${RATE} messages/s, ${SECONDS} s, ${DRIVERS} driver process(es)`);
   await reapStaleAppProcesses(RUN_DIR);
-  stack = startLocalStack(stackOptions);
+  stack = benchServices(stackOptions);
   const services = await stack;
   await shutdown.parkIfStopping();
-  let redisUrl = `${services.redisUrl.replace(/\/\d*$/, '')}/0`;
+  let redisUrl = services.redisUrl;
 
   let chat: PhaseOutcome | undefined;
   let pairs: PairSpec[];
@@ -1005,14 +1012,16 @@ try {
     });
   } else {
     const serverRss = Math.max(...serverNames.map((name) => chat.memory.get(name)?.rss ?? Number.NaN));
-    const checks: [string, boolean][] = [
+    // The third element: a latency target (BENCH_LATENCY_TARGETS=off reports it without failing).
+    const checks: [string, boolean, 'latency'?][] = [
       [`lost ${chat.lost} (target 0)`, chat.lost === 0],
       [`duplicated ${chat.duplicated} (target 0)`, chat.duplicated === 0],
-      [`p99 ${f2(chat.latency.p99)} ms (target <= ${TARGET_P99_MS} ms)`, chat.latency.p99 <= TARGET_P99_MS],
+      [`p99 ${f2(chat.latency.p99)} ms (target <= ${TARGET_P99_MS} ms)`, chat.latency.p99 <= TARGET_P99_MS, 'latency'],
       [
         `p99 ${f2(chat.latency.p99 / relay.latency.p99)} x the relay's ${f2(relay.latency.p99)} ms ` +
           `(target <= ${TARGET_RELAY_FACTOR}x)`,
         chat.latency.p99 <= TARGET_RELAY_FACTOR * relay.latency.p99,
+        'latency',
       ],
       [
         `server RSS ${f1(serverRss)} MB at most per instance (target <= ${TARGET_RSS_MB} MB)`,
@@ -1020,7 +1029,8 @@ try {
       ],
     ];
     for (const [text, ok] of checks) console.log(`${ok ? 'met   ' : 'MISSED'} ${text}`);
-    const missed = checks.filter(([, ok]) => !ok);
+    if (!LATENCY_TARGETS) console.log('(BENCH_LATENCY_TARGETS=off: the latency targets do not fail this run)');
+    const missed = checks.filter(([, ok, kind]) => !ok && (LATENCY_TARGETS || kind !== 'latency'));
     exitCode = missed.length ? 1 : 0;
     if (missed.length) console.log(`targets missed: ${missed.map(([text]) => text).join('; ')}`);
     finalLine = JSON.stringify({

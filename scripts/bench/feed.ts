@@ -2,6 +2,9 @@
 // popularity over 20k shows, three intents) in a separate local stack (.data/bench), the full
 // candidate precompute, then GET /api/users/:id/feed over HTTP against GET /api/users/:id as a
 // baseline. Prints a table and, last, one JSON line. Usage: npm run bench:feed
+// Knobs: BENCH_USERS=10000,100000 (populations) BENCH_PODCASTS=20000 (catalog) BENCH_REQUESTS=600
+// BENCH_SAMPLE_USERS=500 (people whose feeds are read) BENCH_REUSE=1 BENCH_SHARED_BUFFERS=4GB;
+// BENCH_POSTGRES / BENCH_REDIS: services to use instead of its own (scripts/lib/bench-services.ts)
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,15 +16,16 @@ import { recomputeAll } from '@server/core/matching/precompute';
 import { startServer } from '@server/server';
 import { INTENTS } from '@shared/index';
 import pg from 'pg';
-import { recreateDatabase, startLocalStack } from '../lib/local-stack';
+import { benchServices } from '../lib/bench-services';
+import { recreateDatabase } from '../lib/local-stack';
 import { percentile } from './stats';
 
 const POPULATIONS = process.env.BENCH_USERS ? process.env.BENCH_USERS.split(',').map(Number) : [10_000, 100_000];
-const PODCASTS = 20_000;
+const PODCASTS = Number(process.env.BENCH_PODCASTS ?? 20_000);
 /** Draws per person before duplicates are dropped: about 30 distinct shows remain. */
 const DRAWS = 34;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 600);
-const SAMPLE_USERS = 500;
+const SAMPLE_USERS = Number(process.env.BENCH_SAMPLE_USERS ?? 500);
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -170,7 +174,7 @@ async function runPopulation(stack: { postgresBaseUrl: string; redisUrl: string 
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
-    REDIS_URL: `${stack.redisUrl.replace(/\/\d*$/, '')}/5`,
+    REDIS_URL: stack.redisUrl,
     MEDIA_DIR: '.data/bench/media',
     LOG_LEVEL: 'warn',
     // The whole load comes from one address (docs/security.md, rate limits).
@@ -240,7 +244,7 @@ async function runPopulation(stack: { postgresBaseUrl: string; redisUrl: string 
 }
 
 const started = performance.now();
-const stack = await startLocalStack({
+const stack = await benchServices({
   dataDir: path.resolve('.data/bench'),
   database: 'postgres',
   persistRedis: false,
@@ -288,6 +292,17 @@ console.log(
     baseline_p95_ms_1m: million ? round(million.baseline.p95) : null,
     precompute_s_1m: million ? round(million.precomputeMs / 1000) : null,
     users: POPULATIONS,
+    populations: results.map((r) => ({
+      users: r.users,
+      library_rows: r.libraryRows,
+      precompute_s: round(r.precomputeMs / 1000),
+      feed_p50_ms: round(r.feed.p50),
+      feed_p95_ms: round(r.feed.p95),
+      cold_feed_p95_ms: round(r.cold.p95),
+      counts_p95_ms: round(r.counts.p95),
+      baseline_p95_ms: round(r.baseline.p95),
+      feed_items_mean: round(r.feedItemsMean),
+    })),
   }),
 );
 process.exit(0);

@@ -1,9 +1,10 @@
 // Lighthouse (mobile form factor, its default simulated throttling) against the built app served
 // by the real server, in Debian's Chromium: /login, and the feed of a signed-in person. Its own
-// stack under .data/lighthouse (seeded like `npm start`) and its own build there. Prints the four
-// category scores and the main metrics per page, then one JSON line; exit code 1 when a page's
-// performance is below LIGHTHOUSE_MIN_PERFORMANCE (default 95). Usage: npm run bench:lighthouse
-import { spawnSync } from 'node:child_process';
+// stack under .data/lighthouse (seeded like `npm start`) and its own build there (rebuilt when a
+// source changed). Prints the four category scores and the main metrics per page, then one JSON
+// line; exit code 1 when a page's performance is below LIGHTHOUSE_MIN_PERFORMANCE (default 95).
+// Usage: npm run bench:lighthouse   (LIGHTHOUSE_PAGES=login,feed: the pages to audit, default both;
+// BENCH_POSTGRES / BENCH_REDIS: services to use instead of its own, scripts/lib/bench-services.ts)
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,13 +14,19 @@ import { createLogger } from '@server/core/logger';
 import { startServer } from '@server/server';
 import { STORAGE_KEYS } from '@shared/constants';
 import lighthouse from 'lighthouse';
-import puppeteer, { type Page } from 'puppeteer-core';
-import { recreateDatabase, startLocalStack } from '../lib/local-stack';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { benchServices } from '../lib/bench-services';
+import { buildClientIfStale } from '../lib/client-build';
+import { recreateDatabase } from '../lib/local-stack';
 
 const root = path.resolve('.');
 const dataDir = path.join(root, '.data/lighthouse');
 const distDir = path.join(dataDir, 'dist');
 const minPerformance = Number(process.env.LIGHTHOUSE_MIN_PERFORMANCE ?? 95);
+const PAGES = new Set((process.env.LIGHTHOUSE_PAGES ?? 'login,feed').split(',').map((p) => p.trim()));
+if (PAGES.size === 0 || [...PAGES].some((p) => p !== 'login' && p !== 'feed')) {
+  throw new Error(`LIGHTHOUSE_PAGES: "login", "feed" or both, not ${process.env.LIGHTHOUSE_PAGES}`);
+}
 const log = (line: string) => console.log(`[lighthouse] ${line}`);
 /** A card of the feed: the audited feed load must end showing one. */
 const FEED_CARD = '[data-testid="feed-card"]';
@@ -178,26 +185,58 @@ async function profileLoad(page: Page, url: string): Promise<void> {
   }
 }
 
-log('building the client into .data/lighthouse/dist');
-const build = spawnSync(
-  process.execPath,
-  [
-    path.join(root, 'node_modules/vite/bin/vite.js'),
-    'build',
-    '--config',
-    'client/vite.config.ts',
-    '--outDir',
-    distDir,
-    '--emptyOutDir',
-    '--logLevel',
-    'warn',
-  ],
-  { cwd: root, stdio: 'inherit' },
-);
-if (build.status !== 0) throw new Error('Building the client failed');
-
-const stack = await startLocalStack({ dataDir, database: 'postgres', persistRedis: false, log });
 const results: PageResult[] = [];
+
+/** The feed of a person with podcasts, as a returning visitor opens it. */
+async function auditFeed(browser: Browser, baseUrl: string): Promise<void> {
+  // A person with podcasts, signed in as the app does it (token and id in localStorage).
+  const login = await fetch(`${baseUrl}/api/auth/dev-login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: `lighthouse_${Date.now().toString(36)}` }),
+  });
+  const { token, user } = (await login.json()) as { token: string; user: { id: number } };
+  // A returning visitor: past the setup wizard (a new account would be sent to /setup).
+  await fetch(`${baseUrl}/api/users/${user.id}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ setupComplete: true }),
+  });
+  const search = await fetch(`${baseUrl}/api/podcasts/search?q=the&limit=12`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  for (const show of (await search.json()) as { id: number }[]) {
+    await fetch(`${baseUrl}/api/users/${user.id}/podcasts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ podcastId: show.id }),
+    });
+  }
+  const feedPage = await browser.newPage();
+  await feedPage.goto(`${baseUrl}/login`, { waitUntil: 'load' });
+  await feedPage.evaluate(
+    (keys, session) => {
+      // Runs in the page (the scripts' TypeScript has no DOM types).
+      const storage = (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage;
+      storage.setItem(keys.token, session.token);
+      storage.setItem(keys.userId, String(session.userId));
+    },
+    STORAGE_KEYS,
+    { token, userId: user.id },
+  );
+  // A returning visitor: the person has had the feed open before (its chunks are in the cache),
+  // as when someone signed in opens the app again. The audited load must show the feed itself.
+  await feedPage.goto(`${baseUrl}/`, { waitUntil: 'load' });
+  await feedPage.waitForSelector(FEED_CARD, { timeout: 30_000 });
+  results.push(await audit(feedPage, '/ (feed)', `${baseUrl}/`));
+  if (!(await feedPage.waitForSelector(FEED_CARD, { timeout: 30_000 }).catch(() => null)))
+    throw new Error('The audited feed load showed no feed card');
+  if (process.env.LIGHTHOUSE_PROFILE === '1') await profileLoad(feedPage, `${baseUrl}/`);
+}
+
+buildClientIfStale(root, log, distDir);
+
+const stack = await benchServices({ dataDir, database: 'postgres', persistRedis: false, log });
 try {
   const databaseUrl = await recreateDatabase(stack.postgresBaseUrl, 'podmatch_lighthouse');
   await prepareDatabase({ databaseUrl, redisUrl: stack.redisUrl, seed: true, log });
@@ -221,57 +260,15 @@ try {
     args: ['--no-sandbox', '--disable-dev-shm-usage'],
   });
   try {
-    // A first visit: nothing cached, nobody signed in.
-    const loginPage = await browser.newPage();
-    results.push(await audit(loginPage, '/login', `${server.url}/login`));
-    // Closed, so that its app (which follows other tabs' logins through storage events) cannot
-    // touch the session the feed run stores.
-    await loginPage.close();
-
-    // A person with podcasts, signed in as the app does it (token and id in localStorage).
-    const login = await fetch(`${server.url}/api/auth/dev-login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: `lighthouse_${Date.now().toString(36)}` }),
-    });
-    const { token, user } = (await login.json()) as { token: string; user: { id: number } };
-    // A returning visitor: past the setup wizard (a new account would be sent to /setup).
-    await fetch(`${server.url}/api/users/${user.id}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ setupComplete: true }),
-    });
-    const search = await fetch(`${server.url}/api/podcasts/search?q=the&limit=12`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    for (const show of (await search.json()) as { id: number }[]) {
-      await fetch(`${server.url}/api/users/${user.id}/podcasts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ podcastId: show.id }),
-      });
+    if (PAGES.has('login')) {
+      // A first visit: nothing cached, nobody signed in.
+      const loginPage = await browser.newPage();
+      results.push(await audit(loginPage, '/login', `${server.url}/login`));
+      // Closed, so that its app (which follows other tabs' logins through storage events) cannot
+      // touch the session the feed run stores.
+      await loginPage.close();
     }
-    const feedPage = await browser.newPage();
-    await feedPage.goto(`${server.url}/login`, { waitUntil: 'load' });
-    await feedPage.evaluate(
-      (keys, session) => {
-        // Runs in the page (the scripts' TypeScript has no DOM types).
-        const storage = (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } })
-          .localStorage;
-        storage.setItem(keys.token, session.token);
-        storage.setItem(keys.userId, String(session.userId));
-      },
-      STORAGE_KEYS,
-      { token, userId: user.id },
-    );
-    // A returning visitor: the person has had the feed open before (its chunks are in the cache),
-    // as when someone signed in opens the app again. The audited load must show the feed itself.
-    await feedPage.goto(`${server.url}/`, { waitUntil: 'load' });
-    await feedPage.waitForSelector(FEED_CARD, { timeout: 30_000 });
-    results.push(await audit(feedPage, '/ (feed)', `${server.url}/`));
-    if (!(await feedPage.waitForSelector(FEED_CARD, { timeout: 30_000 }).catch(() => null)))
-      throw new Error('The audited feed load showed no feed card');
-    if (process.env.LIGHTHOUSE_PROFILE === '1') await profileLoad(feedPage, `${server.url}/`);
+    if (PAGES.has('feed')) await auditFeed(browser, server.url);
   } finally {
     await browser.close();
     await server.close();

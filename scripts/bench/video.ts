@@ -3,6 +3,8 @@
 // an intro over HTTP and follows it on their socket. Per run: time to the first progress event and to
 // 'completed' (the whole render: load, narration, slides, encode, store). Three runs after a warm-up;
 // the last line is one JSON object with the medians (docs/performance.md, "Video intros").
+// Knobs: BENCH_RUNS=3 (measured renders), BENCH_WARMUP=1 (0: no warm-up render, the first is counted);
+// BENCH_POSTGRES / BENCH_REDIS: services to use instead of its own (scripts/lib/bench-services.ts)
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -17,10 +19,12 @@ import type { ClientToServerEvents, JobStatusEvent, LoginResponse, ServerToClien
 import { io, type Socket } from 'socket.io-client';
 import { loadWorkerConfig } from '../../worker/src/config';
 import { type RunningWorker, startWorker } from '../../worker/src/worker';
-import { type LocalStack, recreateDatabase, startLocalStack } from '../lib/local-stack';
+import { benchServices } from '../lib/bench-services';
+import { type LocalStack, recreateDatabase } from '../lib/local-stack';
 import { cleanUpOnSignals } from '../lib/shutdown';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+const WARMUP = process.env.BENCH_WARMUP !== '0';
 const DATA_DIR = path.resolve('.data/bench-video');
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -50,11 +54,11 @@ const median = (values: number[]) => {
 };
 
 async function main() {
-  stack = startLocalStack({ dataDir: DATA_DIR, database: 'postgres', persistRedis: false, log });
+  stack = benchServices({ dataDir: DATA_DIR, database: 'postgres', persistRedis: false, log });
   const services = await stack;
   await shutdown.parkIfStopping();
   const databaseUrl = await recreateDatabase(services.postgresBaseUrl, 'podmatch_bench_video');
-  const redisUrl = `${services.redisUrl.replace(/\/\d*$/, '')}/0`;
+  const redisUrl = services.redisUrl;
   const orm = await initOrm(databaseUrl);
   await migrate(orm).finally(() => orm.close());
   const mediaDir = path.join(DATA_DIR, 'media');
@@ -115,7 +119,7 @@ async function main() {
   });
 
   const results: { render_s: number; first_progress_ms: number; video_s: number }[] = [];
-  for (let run = 0; run <= RUNS; run++) {
+  for (let run = WARMUP ? 0 : 1; run <= RUNS; run++) {
     const started = performance.now();
     let firstProgress = Number.NaN;
     const done = new Promise<JobStatusEvent>((resolve) => {

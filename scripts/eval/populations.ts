@@ -1,5 +1,7 @@
 // Synthetic populations with planted taste communities, for the match-quality evaluation
-// (scripts/eval/matching.ts). Deterministic: everything comes from one seeded PRNG.
+// (scripts/eval/matching.ts). Deterministic: everything comes from one seeded PRNG. Each show has a
+// feed path of its own and a title of its own (titles resolve imports to rows, docs/podcasts.md);
+// the evaluation serves the feeds as RSS (feed-server.ts), so the worker reads and verifies them.
 //
 // Each person belongs to exactly one community (the ground truth) and lists:
 // - a few shows from their community's pool (sparse: two members often share 0-3 of them),
@@ -73,8 +75,27 @@ export const POPULATION_SPECS: readonly PopulationSpec[] = [
   },
 ];
 
+/**
+ * A few dozen people for `npm test`'s smoke run (EVAL_SIZES=tiny): small, but with the same
+ * structure (sparse community shows, chart-toppers, crossing over), so the targets still tell.
+ */
+export const TINY_SPEC: PopulationSpec = {
+  name: 'tiny',
+  people: 60,
+  communities: 3,
+  poolSize: [30, 40],
+  poolSkew: 0.5,
+  communityShows: [4, 8],
+  topShows: 40,
+  topSkew: 1,
+  topDraws: [3, 6],
+  crossShows: [1, 2],
+  sizeSpread: 0.3,
+};
+
 export interface Show {
-  feedUrl: string;
+  /** Path of the show's feed on the evaluation's feed server, e.g. `/c3/s17.xml`. */
+  path: string;
   title: string;
 }
 
@@ -96,17 +117,23 @@ export interface Population {
   distinctShows: number;
 }
 
-const FEED_HOST = 'https://feeds.eval.example';
-
 export const communityShow = (community: number, show: number): Show => ({
-  feedUrl: `${FEED_HOST}/c${community}/s${show}.xml`,
+  path: `/c${community}/s${show}.xml`,
   title: `Eval show c${community}-${show}`,
 });
 
 export const topShow = (show: number): Show => ({
-  feedUrl: `${FEED_HOST}/top/s${show}.xml`,
+  path: `/top/s${show}.xml`,
   title: `Eval show top-${show}`,
 });
+
+/** The show whose feed lives at this path, or null (the feed server answers 404). */
+export function showAtPath(path: string): Show | null {
+  const community = /^\/c(\d+)\/s(\d+)\.xml$/.exec(path);
+  if (community) return communityShow(Number(community[1]), Number(community[2]));
+  const top = /^\/top\/s(\d+)\.xml$/.exec(path);
+  return top ? topShow(Number(top[1])) : null;
+}
 
 type Rng = () => number;
 
@@ -167,8 +194,8 @@ export function generatePopulation(spec: PopulationSpec, seed: number): Populati
 
   const shows = new Map<string, Show>();
   const keep = (show: Show) => {
-    shows.set(show.feedUrl, show);
-    return show.feedUrl;
+    shows.set(show.path, show);
+    return show.path;
   };
   const fromPool = (community: number) => (r: Rng) =>
     keep(communityShow(community, (pools[community] as (typeof pools)[number]).pick(r)));
@@ -185,8 +212,8 @@ export function generatePopulation(spec: PopulationSpec, seed: number): Populati
       while (other === community) other = pickCommunity(r);
       return fromPool(other)(r);
     });
-    const urls = shuffle(rng, [...new Set([...own, ...top, ...cross])]);
-    people.push({ index, community, shows: urls.map((url) => shows.get(url) as Show) });
+    const paths = shuffle(rng, [...new Set([...own, ...top, ...cross])]);
+    people.push({ index, community, shows: paths.map((p) => shows.get(p) as Show) });
   }
   return { spec, seed, people, distinctShows: shows.size };
 }
@@ -194,10 +221,10 @@ export function generatePopulation(spec: PopulationSpec, seed: number): Populati
 const escapeXml = (text: string) =>
   text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 
-/** An OPML 2.0 export of these subscriptions, as a podcast app writes it. */
-export function opmlDocument(shows: readonly Show[]): string {
+/** An OPML 2.0 export of these subscriptions, as a podcast app writes it (feeds under `feedBase`). */
+export function opmlDocument(shows: readonly Show[], feedBase: string): string {
   const outlines = shows.map(
-    (s) => `      <outline type="rss" text="${escapeXml(s.title)}" xmlUrl="${escapeXml(s.feedUrl)}"/>`,
+    (s) => `      <outline type="rss" text="${escapeXml(s.title)}" xmlUrl="${escapeXml(feedBase + s.path)}"/>`,
   );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -211,4 +238,19 @@ export function opmlDocument(shows: readonly Show[]): string {
     '</opml>',
     '',
   ].join('\n');
+}
+
+/** The show's RSS feed, as a podcast host serves it: its title (the row is named from it), one episode. */
+export function rssDocument(show: Show): string {
+  const title = escapeXml(show.title);
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+  <channel>
+    <title>${title}</title>
+    <description>A synthetic show of the match-quality evaluation.</description>
+    <itunes:author>PodMatch evaluation</itunes:author>
+    <item><title>${title}, episode 1</title><guid>${escapeXml(show.path)}#1</guid></item>
+  </channel>
+</rss>
+`;
 }

@@ -20,11 +20,17 @@ function newestMtime(target: string): number {
   return newest;
 }
 
-/** Builds the client with Vite (which prints each chunk's gzip size). */
-export function buildClient(root: string): void {
+/** Builds the client with Vite (which prints each chunk's gzip size), into client/dist or `outDir`. */
+export function buildClient(root: string, outDir?: string): void {
   const result = spawnSync(
     process.execPath,
-    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'client/vite.config.ts'],
+    [
+      path.join(root, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      'client/vite.config.ts',
+      ...(outDir ? ['--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'] : []),
+    ],
     {
       cwd: root,
       stdio: 'inherit',
@@ -33,15 +39,15 @@ export function buildClient(root: string): void {
   if (result.status !== 0) throw new Error('Building the client failed; see the output above.');
 }
 
-/** Builds the client only when a source is newer than the last build. */
-export function buildClientIfStale(root: string, log: (line: string) => void): void {
-  const built = path.join(root, 'client/dist/index.html');
+/** Builds the client (into client/dist or `outDir`) only when a source is newer than the last build. */
+export function buildClientIfStale(root: string, log: (line: string) => void, outDir?: string): void {
+  const built = path.join(outDir ?? path.join(root, 'client/dist'), 'index.html');
   const builtAt = fs.statSync(built, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
   if (builtAt > sourcesAt) {
     log('Client build is up to date');
     return;
   }
-  log('Building the client...');
-  buildClient(root);
+  log(`Building the client${outDir ? ` into ${path.relative(root, outDir)}` : ''}...`);
+  buildClient(root, outDir);
 }

@@ -2,6 +2,7 @@
 // HTTP and WebSocket upgrades to N server processes, sticky per browser through a cookie (Socket.IO's
 // polling transport needs every request of a session on one instance), and only to instances whose
 // /api/health answers, so clients of a dead instance reconnect to a live one.
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import httpProxy from 'http-proxy';
@@ -86,6 +87,8 @@ export async function startLocalProxy({ port, host = '127.0.0.1', targets, log }
   const server = http.createServer((req, res) => {
     const instance = choose(req);
     if (instance === undefined) return unavailable(res);
+    // Each request's id, as HAProxy gives it in a deployment (docs/operations.md, "Logs"): never the client's.
+    req.headers['x-request-id'] = randomUUID();
     proxy.web(req, res, { target: `http://127.0.0.1:${targets[instance]}` });
   });
   // Upgraded connections leave the HTTP server's bookkeeping: tracked here to close them on stop.

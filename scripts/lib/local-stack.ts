@@ -349,8 +349,8 @@ function installRedis(log: (line: string) => void): void {
   if (result.status !== 0) throw new Error('Installing redis-server with apt-get failed; see the output above.');
 }
 
-/** A local redis-server alone (startLocalStack starts it with PostgreSQL), its files under `dataDir`/redis. */
-export async function startRedis(options: Omit<LocalStackOptions, 'database'>) {
+/** A redis-server alone, under `<dataDir>/redis` (startLocalStack starts it with PostgreSQL). */
+export async function startRedis(options: Pick<LocalStackOptions, 'dataDir' | 'redisPort' | 'persistRedis' | 'log'>) {
   let binary = findRedisServer();
   if (!binary && isRoot && fs.existsSync('/usr/bin/apt-get')) {
     installRedis(options.log);

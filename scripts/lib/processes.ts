@@ -26,7 +26,7 @@ const ENTRIES = {
   server: 'server/src/main.ts',
   worker: 'worker/src/main.ts',
   'spotify-stand-in': 'scripts/spotify-stand-in.ts',
-  'atproto-stand-in': 'scripts/atproto-stand-in.ts',
+  'bluesky-stand-in': 'scripts/bluesky-stand-in.ts',
   'local-proxy': 'scripts/local-proxy.ts',
 } as const;
 

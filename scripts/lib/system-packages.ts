@@ -27,7 +27,7 @@ export function ensureDebianPackages(
   if (result.status !== 0) throw new Error(`apt-get install ${packages.join(' ')} failed; see the output above.`);
 }
 
-/** What video intros need (docs/video.md): ffmpeg and ffprobe, the narration voice, the font of the slides. */
+/** What video intros need (docs/videos.md): ffmpeg and ffprobe, the narration voice, the font of the slides. */
 export const VIDEO_TOOLS = [
   { binary: process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg', packages: ['ffmpeg'] },
   { binary: process.env.FFPROBE_PATH ?? '/usr/bin/ffprobe', packages: ['ffmpeg'] },

@@ -20,6 +20,7 @@ export const PROBES: Probe[] = [
   { dir: 'worker/src', file: 'boundary-probe.ts', source: "import '../../server/src/core/logger';" },
   { dir: 'worker/src', file: 'boundary-probe.ts', source: "import '@server/core/../features/feed/feed.service';" },
   { dir: 'server/src/core', file: 'boundary-probe.ts', source: "import '../http/errors';" },
+  { dir: 'server/src/http', file: 'boundary-probe.ts', source: "import '../features/users/user.service';" },
   { dir: 'shared/src', file: 'boundary-probe.ts', source: "import '@server/core/logger';" },
   { dir: 'client/src/lib', file: 'boundary-probe.ts', source: "import '@server/core/logger';" },
   { dir: 'client/src/features/feed', file: 'boundary-probe.ts', source: "import '@/features/matches/match-card';" },

@@ -2,13 +2,14 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config';
 import type { ArtworkUrls } from './core/artwork/artwork-urls';
-import type { BlueskyClient } from './core/atproto/bluesky-client';
+import type { BlueskyClient } from './core/bluesky/bluesky-client';
 import type { DatabaseOutageWatch } from './core/db/outage';
 import type { JobQueue } from './core/jobs/job-queue';
 import type { OutboxRelay } from './core/jobs/outbox';
 import type { Logger } from './core/logger';
 import type { MediaStore } from './core/media';
 import type { RealtimeEmitter } from './core/realtime/emitter';
+import type { Publisher } from './core/realtime/publisher';
 import type { SessionService } from './features/auth/session.service';
 import type { ChatService } from './features/chat/chat.service';
 import type { BadgePusher } from './features/matches/badges.service';
@@ -24,6 +25,8 @@ export interface AppDeps {
   outbox: OutboxRelay;
   sessions: SessionService;
   emitter: RealtimeEmitter;
+  /** Sends socket events (validated, to the recipients of RECIPIENTS); requests use req.effects. */
+  publisher: Publisher;
   badges: BadgePusher;
   /** Sends and read receipts, shared by REST and socket (rate limit, store, announce). */
   chat: ChatService;

@@ -20,8 +20,8 @@ import { authenticate } from './http/authenticate';
 import { contentSecurityPolicy } from './http/content-security-policy';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { notFound } from './http/errors';
-import { rateLimitRoutes } from './http/rate-limits';
-import { requestContext } from './http/request-context';
+import { requestContext, requestLogging } from './http/request-context';
+import { assertRoutesInContract } from './http/route';
 import { serveClient } from './serve-client';
 import { serveMedia } from './serve-media';
 
@@ -30,12 +30,15 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
+  // Every endpoint takes its own rate limit in mount() (shared/src/api: `rateLimit`).
+  app.locals.limits = deps.limits;
+  // Before anything that could log or answer: the request's id and log scope.
+  app.use(requestLogging(deps.logger, app.get('trust proxy fn')));
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(deps.config) }));
 
   app.use('/api', express.json({ limit: LIMITS.jsonBodyMaxBytes }));
-  app.use('/api', requestContext(deps.orm));
+  app.use('/api', requestContext(deps.orm, deps));
   app.use('/api', authenticate(deps.sessions));
-  app.use(rateLimitRoutes(deps.limits));
   app.use(healthRoutes(deps));
   app.use(artworkRoutes(deps));
   app.use(authRoutes(deps));
@@ -58,5 +61,7 @@ export function createApp(deps: AppDeps): Express {
   serveClient(app, deps.config.clientDistDir);
 
   app.use(errorHandler(deps.logger, deps.databaseOutage));
+  // No route outside the contract: each was mounted from a shared definition (http/route.ts).
+  assertRoutesInContract((app as unknown as { router: { stack: [] } }).router.stack);
   return app;
 }

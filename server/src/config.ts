@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from './core/artwork/image-proxy-config';
-import { loadAtprotoConfig } from './core/atproto/atproto-config';
+import { loadAtprotoConfig } from './core/bluesky/bluesky-config';
+import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from './core/logger';
 import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
 import { loadMediaSettings, MediaEnvSchema } from './core/media';
 import { parseSettings } from './core/settings';
@@ -35,7 +36,7 @@ const EnvSchema = ImageProxyEnvSchema.extend({
   MEDIA_DRIVER: MediaEnvSchema.shape.MEDIA_DRIVER,
   MEDIA_DIR: z.string().default('.data/media'),
   CLIENT_DIST_DIR: z.string().default('client/dist'),
-  // Where video uploads are written while they arrive (docs/video.md): made private (0700) at start.
+  // Where video uploads are written while they arrive (docs/videos.md): made private (0700) at start.
   UPLOAD_TEMP_DIR: z.string().default(path.join(os.tmpdir(), 'podmatch-video-uploads')),
   /**
    * Which proxies' X-Forwarded-For to believe: none (default), a hop count (the load balancers in
@@ -90,7 +91,9 @@ const EnvSchema = ImageProxyEnvSchema.extend({
     .optional(),
   // Operators who send it in X-Health-Token see /api/health's details from anywhere (docs/operations.md).
   HEALTH_TOKEN: z.string().min(24, 'use at least 24 random characters').optional(),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Unset: JSON in production, readable lines elsewhere (docs/operations.md, "Logs").
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
   // Chat sends per person (REST and socket together, counted across servers in Redis).
   CHAT_SEND_LIMIT: z.coerce.number().int().positive().default(30),
   CHAT_SEND_WINDOW_SECONDS: z.coerce.number().int().positive().default(10),
@@ -152,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (isProduction && e.FEED_FETCH_ALLOWED_IPS.trim() !== '') {
     throw new Error('Invalid configuration:\n  FEED_FETCH_ALLOWED_IPS: for development and tests only');
   }
+  const spotify = loadSpotifyConfig(env, { isProduction, port: e.PORT });
   return {
     env: e.NODE_ENV,
     isProduction,
@@ -179,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       .map((ip) => ip.trim())
       .filter(Boolean),
     logLevel: e.LOG_LEVEL,
+    logFormat: logFormatFor(e.LOG_FORMAT, isProduction),
     /** At most `limit` messages per person per `windowSeconds` (docs/chat.md, rate limiting). */
     chatSendLimit: { limit: e.CHAT_SEND_LIMIT, windowSeconds: e.CHAT_SEND_WINDOW_SECONDS },
     /** Allowances of http/rate-limits.ts multiplied by this (1 unless RATE_LIMIT_SCALE says otherwise). */
@@ -188,9 +193,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     // --- Image proxy (docs/image-proxy.md) ---
     imageProxy: loadImageProxyConfig(e, isProduction),
     // SPOTIFY_* and TOKEN_ENCRYPTION_KEY (see .env.example and docs/spotify.md).
-    spotify: loadSpotifyConfig(env, { isProduction, port: e.PORT }),
+    spotify,
     // PUBLIC_URL, ATPROTO_* (docs/bluesky.md); its tokens use TOKEN_ENCRYPTION_KEY too.
-    atproto: loadBlueskyConfig(env, { isProduction, port: e.PORT }),
+    bluesky: loadBlueskyConfig(env, { isProduction, port: e.PORT }),
+    /** The key of every secret at rest (TOKEN_ENCRYPTION_KEY, core/crypto): Spotify's and Bluesky's. */
+    tokenKey: spotify.tokenKey,
   };
 }
 

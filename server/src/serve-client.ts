@@ -19,7 +19,11 @@ export function serveClient(app: Express, distDir: string): void {
     }),
   );
   app.use(expressStaticGzip(distDir, { ...ENCODINGS, index: false, serveStatic: { index: false } }));
-  app.get(/^(?!\/(api|media|socket\.io)\/).*/, (req, res) => {
+  // Every other page of the app answers index.html. Middleware, not a route: the routes of the app
+  // are the API's, each from the shared contract (http/route.ts, assertRoutesInContract).
+  const clientPage = /^(?!\/(api|media|socket\.io)\/).*/;
+  app.use((req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !clientPage.test(req.path)) return next();
     if (!fs.existsSync(indexFile)) {
       res
         .status(503)

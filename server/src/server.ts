@@ -4,7 +4,7 @@ import { createApp } from './app';
 import type { AppDeps } from './app-deps';
 import { type AppConfig, exposedDevLoginWarning } from './config';
 import { ArtworkUrls } from './core/artwork/artwork-urls';
-import { createBlueskyClient } from './core/atproto/bluesky-client';
+import { createBlueskyClient } from './core/bluesky/bluesky-client';
 import { initOrm } from './core/db/orm';
 import { DatabaseOutageWatch } from './core/db/outage';
 import { JobQueue } from './core/jobs/job-queue';
@@ -12,6 +12,7 @@ import { OutboxRelay } from './core/jobs/outbox';
 import { createLogger, type Logger } from './core/logger';
 import { createMediaStore } from './core/media';
 import { createEmitter } from './core/realtime/emitter';
+import { Publisher } from './core/realtime/publisher';
 import { watchRedis } from './core/realtime/watch-redis';
 import { type Clock, realTimer, SessionService, type SetTimer } from './features/auth/session.service';
 import { ChatService } from './features/chat/chat.service';
@@ -34,7 +35,7 @@ const DRAIN_MS = 5000;
 
 export async function startServer(
   config: AppConfig,
-  logger: Logger = createLogger('server', config.logLevel),
+  logger: Logger = createLogger('server', config.logLevel, { format: config.logFormat }),
   /**
    * Tests move time by hand (token expiry and rotation, a socket's login ending, the age of upload
    * temp files) instead of sleeping, and may sweep the upload temp dir more often than every 10 minutes.
@@ -48,7 +49,8 @@ export async function startServer(
   // Redis away (a restart, a failover): commands fail and ioredis reconnects; log it, never crash.
   watchRedis(redis, 'redis', logger);
   const emitter = createEmitter(redis);
-  const badges = new BadgePusher({ orm, emitter, logger });
+  const publisher = new Publisher(emitter);
+  const badges = new BadgePusher({ orm, publisher, logger });
   const limits = new RateLimits(redis, { scale: config.rateLimitScale, chatSendLimit: config.chatSendLimit });
   const jobs = new JobQueue(redis);
   const deps: AppDeps = {
@@ -62,10 +64,11 @@ export async function startServer(
     artwork: new ArtworkUrls(config.imageProxy.key),
     sessions: new SessionService(config, options.clock),
     emitter,
+    publisher,
     badges,
     limits,
-    chat: new ChatService({ emitter, badges, limits }),
-    bluesky: await createBlueskyClient({ config: config.atproto, orm, redis, tokenKey: config.spotify.tokenKey }),
+    chat: new ChatService({ limits }),
+    bluesky: await createBlueskyClient({ config: config.bluesky, orm, redis, tokenKey: config.tokenKey }),
     databaseOutage: new DatabaseOutageWatch(orm, logger),
   };
   const app = createApp(deps);

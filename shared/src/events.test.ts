@@ -15,8 +15,8 @@ import {
   serverEvents,
 } from './events';
 import { jobs } from './jobs';
+import type { Message } from './schemas/chat';
 import type { MatchView } from './schemas/matches';
-import type { Message } from './schemas/messages';
 import type { SelfUser } from './schemas/user';
 
 const user: SelfUser = {

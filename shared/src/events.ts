@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { JobStatusEventSchema } from './events-job-status';
+import { ClientMessageIdSchema, MessageContentSchema, MessageSchema } from './schemas/chat';
 import { IntentSchema } from './schemas/common';
 import { FeedCountsSchema } from './schemas/feed';
 import { MatchViewSchema } from './schemas/matches';
-import { ClientMessageIdSchema, MessageContentSchema, MessageSchema } from './schemas/messages';
 import { SelfUserSchema } from './schemas/user';
 
 export * from './events-job-status';

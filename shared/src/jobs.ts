@@ -124,7 +124,7 @@ export const jobs = {
     dedupeKey: () => 'reports.expire',
   }),
   /**
-   * Renders a generated video intro (docs/video.md) from the person's profile for one intent:
+   * Renders a generated video intro (docs/videos.md) from the person's profile for one intent:
    * vertical H.264 MP4 with a poster, then it becomes that intent's video. The BullMQ job id is
    * the project id; one active render per person and intent.
    */
@@ -137,7 +137,7 @@ export const jobs = {
     dedupeKey: (p) => `video.render:${p.userId}:${p.intent}`,
     notifyUser: (p) => p.userId,
   }),
-  /** Transcodes an uploaded video (docs/video.md) to web-optimised vertical H.264 MP4 plus a poster. */
+  /** Transcodes an uploaded video (docs/videos.md) to web-optimised vertical H.264 MP4 plus a poster. */
   mediaTranscode: defineJob({
     name: 'media.transcode',
     queue: QUEUES.video,

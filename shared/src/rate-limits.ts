@@ -14,3 +14,27 @@ export const RATE_LIMIT_TEXTS = {
   spotifySyncs: 'You have refreshed from Spotify many times in a short time. Please wait a few minutes and try again.',
   socketEvents: 'Too many actions in a short time. Please wait a moment.',
 } as const;
+
+/**
+ * Every rate limit by name (the allowances are the server's: server/src/http/rate-limits.ts). An
+ * endpoint names the one taken at its door (shared/src/api/endpoint.ts `rateLimit`); `messages`,
+ * `videoStarts` and `socketEvents` are taken inside the shared paths that need them.
+ */
+export const RATE_LIMIT_NAMES = [
+  'signIn',
+  'codeExchange',
+  'swipes',
+  'reports',
+  'messages',
+  'opmlImports',
+  'libraryAdds',
+  'search',
+  'uploads',
+  'videoStarts',
+  'artwork',
+  'blueskyLinks',
+  'libraryEdits',
+  'spotifySyncs',
+  'socketEvents',
+] as const;
+export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];

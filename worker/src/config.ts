@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from '@server/core/artwork/image-proxy-config';
+import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from '@server/core/logger';
 import { loadMediaSettings, MediaEnvSchema } from '@server/core/media';
 import { REPORT_RETENTION_DAYS } from '@server/core/reports/retention';
 import { parseSettings } from '@server/core/settings';
 import { loadSpotifyConfig } from '@server/core/spotify/spotify-config';
 import { QUEUES } from '@shared/index';
 import { z } from 'zod';
-import { loadVideoProviderConfig } from './render/provider-config';
+import { loadVideoProviderConfig } from './videos/provider-config';
 
 type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
@@ -44,7 +45,7 @@ const EnvSchema = z.object({
   WORKER_LOCK_SECONDS: z.coerce.number().min(1).max(600).default(30),
   /** Where video jobs keep their temporary files (deleted after each job, and at start for dead workers). */
   VIDEO_WORK_DIR: z.string().default('.data/video-work'),
-  /** Whether demo people get generated intros in the background after seeding (docs/video.md). */
+  /** Whether demo people get generated intros in the background after seeding (docs/videos.md). */
   DEMO_VIDEOS: z.enum(['on', 'off']).default('on'),
   /** How often everyone's feed candidates are recomputed (rarity weights change as people join); 0 = never. */
   MATCHES_RECOMPUTE_EVERY_MINUTES: z.coerce
@@ -62,7 +63,9 @@ const EnvSchema = z.object({
     .min(0)
     .max(7 * 24 * 60)
     .default(6 * 60),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Unset: JSON in production, readable lines elsewhere (docs/operations.md, "Logs").
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
   FEED_FETCH_ALLOWED_IPS: z.string().default(''),
 });
 
@@ -92,7 +95,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     lockMs: e.WORKER_LOCK_SECONDS * 1000,
     videoWorkDir: path.resolve(e.VIDEO_WORK_DIR),
     demoVideos: e.DEMO_VIDEOS === 'on',
-    /** Who renders generated intros (docs/video-provider.md). */
+    /** Who renders generated intros (docs/videos-provider.md). */
     videoProvider: loadVideoProviderConfig(env),
     imageProxy: loadImageProxyConfig(ImageProxyEnvSchema.parse(env), isProduction),
     recomputeAllEveryMs: e.MATCHES_RECOMPUTE_EVERY_MINUTES * 60_000,
@@ -100,6 +103,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     reportRetentionDays: e.REPORT_RETENTION_DAYS,
     reportsExpireEveryMs: e.REPORTS_EXPIRE_EVERY_MINUTES * 60_000,
     logLevel: e.LOG_LEVEL,
+    logFormat: logFormatFor(e.LOG_FORMAT, isProduction),
     // Checked at boot; the podcasts.sync handler reads the same SPOTIFY_* / TOKEN_ENCRYPTION_KEY.
     spotify: loadSpotifyConfig(env, {
       isProduction,

@@ -253,7 +253,7 @@ describe('queued jobs under faults', () => {
       const senders = pairs.map(async ({ a, matchId }) => {
         while (!stopping) {
           const res = await client
-            .call('POST', '/api/messages', {
+            .call('POST', '/api/chat', {
               token: a.token,
               body: { matchId, senderId: a.id, content: 'hi', clientId: randomUUID() },
             })

@@ -1,4 +1,4 @@
-// Video jobs under faults (docs/video.md, "Reliability"), with real worker processes, a Redis server
+// Video jobs under faults (docs/videos.md, "Reliability"), with real worker processes, a Redis server
 // of this test's own (so it can be restarted), real PostgreSQL and real ffmpeg. ffmpeg is wrapped by
 // small shell scripts (FFMPEG_PATH) that make a render slow or fail once, to open a window for the
 // fault; the code under test is the production worker, unchanged.

@@ -4,29 +4,21 @@ import { ArtworkUrls } from '@server/core/artwork/artwork-urls';
 import { ImageProxy } from '@server/core/artwork/image-proxy';
 import { ormConfig } from '@server/core/db/orm-config';
 import { JobQueue } from '@server/core/jobs/job-queue';
-import type { Logger } from '@server/core/logger';
+import { type Logger, withLogFields } from '@server/core/logger';
 import { createMediaStore } from '@server/core/media';
+import { Effects } from '@server/core/realtime/effects';
+import { createEmitter } from '@server/core/realtime/emitter';
+import { Publisher } from '@server/core/realtime/publisher';
 import { watchRedis } from '@server/core/realtime/watch-redis';
 import { queueDemoIntros } from '@server/core/videos/demo-intros';
-import {
-  JobError,
-  type JobKey,
-  type JobState,
-  jobStatusEvent,
-  jobs,
-  QUEUES,
-  rooms,
-  type ServerToClientEvents,
-  WORKER_HEARTBEAT,
-} from '@shared/index';
-import { Emitter } from '@socket.io/redis-emitter';
+import { JobError, type JobKey, type JobState, jobStatusEvent, jobs, QUEUES, WORKER_HEARTBEAT } from '@shared/index';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { WorkerConfig } from './config';
 import { assertHandlersCoverJobs, handlers, jobKeyByName } from './handlers';
 import type { JobHandler } from './handlers/handler';
-import { createVideoProvider } from './render/provider-config';
-import { sweepDeadWorkDirs } from './render/work-dir';
+import { createVideoProvider } from './videos/provider-config';
+import { sweepDeadWorkDirs } from './videos/work-dir';
 
 /** The one schedule of the full candidate recompute (docs/matching.md). */
 export const RECOMPUTE_ALL_SCHEDULER = 'matches.recompute:all';
@@ -52,7 +44,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   // BullMQ workers block on Redis; they need unlimited retries per request.
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   watchRedis(connection, 'redis', logger);
-  const emitter = new Emitter<ServerToClientEvents>(connection);
+  const publisher = new Publisher(createEmitter(connection));
   const followUps = new JobQueue(connection);
   const media = createMediaStore(config.media);
   const imageProxy = new ImageProxy(config.imageProxy, logger);
@@ -65,10 +57,20 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const notify = (job: Job, key: JobKey, status: { state: JobState; progress: number; error?: unknown }) => {
     const userId = jobs[key].notifyUser?.(job.data as never);
     if (userId === undefined) return;
-    emitter.to(rooms.user(userId)).emit('job:status', jobStatusEvent(key, { jobId: job.id ?? '', ...status }));
+    publisher.emit('job:status', jobStatusEvent(key, { jobId: job.id ?? '', ...status }), { userId });
   };
 
-  const runJob = async (job: Job) => {
+  // Every line a job writes, however deep, carries its id and name (docs/operations.md, "Logs").
+  const runJob = (job: Job) =>
+    withLogFields({ jobId: job.id ?? '', job: job.name }, async () => {
+      const started = performance.now();
+      logger.debug(`job started (attempt ${job.attemptsMade + 1})`);
+      const result = await handle(job);
+      logger.debug(`job completed in ${Math.round(performance.now() - started)} ms`);
+      return result;
+    });
+
+  const handle = async (job: Job) => {
     const key = jobKeyByName.get(job.name);
     if (!key) throw new UnrecoverableError(`Unknown job name ${job.name}`);
     const def = jobs[key];
@@ -76,10 +78,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     notify(job, key, { state: 'active', progress: 0 });
     const handler = handlers[key] as JobHandler<typeof key>;
     let result: unknown;
+    const effects = new Effects({ publisher });
     try {
       result = await handler(payload as never, {
         em: orm.em.fork(),
-        emitter,
+        publisher,
+        effects,
         mediaDir: config.mediaDir,
         media,
         enqueue: (key, payload, options) => followUps.enqueue(key, payload, options),
@@ -107,6 +111,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     }
     // 'completed' only once the result is what the job promised; otherwise the job fails (and retries).
     const valid = def.result.parse(result);
+    // What the job changed for others is told only now that it succeeded.
+    await effects.publish();
     notify(job, key, { state: 'completed', progress: 100 });
     return valid;
   };
@@ -119,7 +125,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       // The full recompute has synchronous phases of several seconds at a million people, during
       // which the lock cannot be renewed; a crashed matching worker's job is retried after this.
       lockDuration: queue === QUEUES.matching ? Math.max(MATCHING_LOCK_MS, config.lockMs) : config.lockMs,
-      // A job whose worker died is noticed within one lock period and retried (docs/video.md).
+      // A job whose worker died is noticed within one lock period and retried (docs/videos.md).
       stalledInterval: Math.min(config.lockMs, 30_000),
     });
     worker.on('failed', (job, error) => {
@@ -129,6 +135,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       const final = error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
       logger.warn(
         `job ${job.name} ${job.id} failed (attempt ${job.attemptsMade}${final ? ', final' : ''}): ${error.message}`,
+        { jobId: job.id, job: job.name },
       );
       if (key && final) notify(job, key, { state: 'failed', progress: 0, error });
     });
@@ -153,7 +160,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
 
   const beatKeys = [WORKER_HEARTBEAT.key, ...config.queues.map((q) => WORKER_HEARTBEAT.queueKey(q))];
   if (config.demoVideos && config.queues.includes(QUEUES.video)) {
-    // Demo people seeded before intros existed, or whose render never got queued (docs/video.md).
+    // Demo people seeded before intros existed, or whose render never got queued (docs/videos.md).
     const queued = await queueDemoIntros(orm.em.fork(), (k, p, o) => followUps.enqueue(k, p, o));
     if (queued > 0) logger.info(`queued ${queued} demo intros in the background`);
   }

@@ -1,8 +1,8 @@
 import { act, render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { videoIntrosQuery } from '@/features/videos/video-project';
 import { createQueryClient } from '@/lib/query-client';
-import { videoIntrosQuery } from '@/lib/video-project';
 import { jsonResponse, mockFetch } from '@/test/utils';
 import { emptyIntros, jobEvent } from '@/test/video';
 import { AppProviders } from './providers';

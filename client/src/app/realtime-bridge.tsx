@@ -18,13 +18,13 @@ import { announceMutualMatch } from '@/features/feed/mutual-match-toast';
 import { addMatchToList, forgetMatch } from '@/features/matches/match-queries';
 import { libraryQuery } from '@/features/podcasts/podcast-queries';
 import { spotifyStatusQuery } from '@/features/spotify/spotify-queries';
+import { videoIntrosQuery } from '@/features/videos/video-project';
 import { badgesQuery, setBadges, setUnreadBadges } from '@/lib/badges';
 import { noteMessage, noteRead } from '@/lib/match-cache';
 import { endSession } from '@/lib/session';
 import { onServerEvent, onSocketConnect, useSocketConnected, useSocketConnection } from '@/lib/socket';
 import { toast } from '@/lib/toast';
 import { userQuery } from '@/lib/user-queries';
-import { videoIntrosQuery } from '@/lib/video-project';
 
 export interface BridgeContext {
   queryClient: QueryClient;

@@ -1,6 +1,6 @@
 import { api } from '@shared/api';
 import { LIMITS } from '@shared/constants';
-import { ProfilePictureResponseSchema, type UserResponse } from '@shared/schemas/user';
+import type { UserResponse } from '@shared/schemas/user';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { ImageUp } from 'lucide-react';
@@ -9,11 +9,10 @@ import { PersonPicture } from '@/components/person-picture';
 import { Button } from '@/components/ui/button';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { Spinner } from '@/components/ui/spinner';
-import { endpointUrl, errorMessage, InvalidResponseError } from '@/lib/api-client';
+import { errorMessage, uploadRequest } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { sessionAtom } from '@/lib/session';
 import { toast } from '@/lib/toast';
-import { uploadWithProgress } from '@/lib/upload';
 import { useCurrentUser, userQuery } from '@/lib/user-queries';
 
 /** The picture types the server accepts (docs/media.md); anything else is refused before sending. */
@@ -80,16 +79,14 @@ export function PictureUpload({ onUploaded, className }: PictureUploadProps) {
       fail(PICTURE_CHECK_TEXTS.noUser.title, PICTURE_CHECK_TEXTS.noUser.description);
       return;
     }
-    const url = endpointUrl(api.uploadProfilePicture, { params: { userId: session.userId } });
     setState({ kind: 'uploading', percent: 0 });
     try {
-      const data = await uploadWithProgress(url, file, {
-        field: 'profilePicture',
-        onProgress: (percent) => setState({ kind: 'uploading', percent }),
-      });
-      const parsed = ProfilePictureResponseSchema.safeParse(data);
-      if (!parsed.success) throw new InvalidResponseError(url, parsed.error);
-      const { profilePicture } = parsed.data;
+      const { profilePicture } = await uploadRequest(
+        api.uploadProfilePicture,
+        { params: { userId: session.userId } },
+        file,
+        { onProgress: (percent) => setState({ kind: 'uploading', percent }) },
+      );
       queryClient.setQueryData<UserResponse>(userQuery(session.userId).queryKey, (old) =>
         old ? { ...old, profilePicture } : old,
       );

@@ -1,6 +1,7 @@
 import { type BodyOf, buildPath, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf } from '@shared/api';
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch, InvalidResponseError, type On401 } from './http';
+import { uploadWithProgress } from './upload';
 
 // The typed API client. It imports the shared endpoint table (and so zod): modules on the first
 // load of /login use ./http directly and reach this file through a dynamic import.
@@ -101,4 +102,31 @@ export function allPagesQuery<E extends Endpoint>(endpoint: E, input: RequestInp
       }
     },
   });
+}
+
+/**
+ * An upload through a shared multipart endpoint definition: the file goes in the endpoint's own
+ * form field (`file`), with upload progress when asked for (XMLHttpRequest; fetch cannot report it),
+ * and the answer is parsed with its response schema.
+ */
+export async function uploadRequest<E extends Endpoint>(
+  endpoint: E,
+  input: RequestInput<E>,
+  file: Blob,
+  options: { onProgress?: (percent: number) => void; signal?: AbortSignal } = {},
+): Promise<ResponseOf<E>> {
+  if (endpoint.kind !== 'multipart' || !endpoint.file) {
+    throw new Error(`${endpoint.method} ${endpoint.path} takes no file upload`);
+  }
+  const url = endpointUrl(endpoint, input);
+  let data: unknown;
+  if (options.onProgress) data = await uploadWithProgress(url, file, { field: endpoint.file, ...options });
+  else {
+    const form = new FormData();
+    form.append(endpoint.file, file);
+    data = await apiFetch(url, { method: endpoint.method, body: form, signal: options.signal });
+  }
+  const parsed = endpoint.response.safeParse(data);
+  if (!parsed.success) throw new InvalidResponseError(url, parsed.error);
+  return parsed.data as ResponseOf<E>;
 }

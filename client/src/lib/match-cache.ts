@@ -1,7 +1,7 @@
 import { api } from '@shared/api';
 import type { MessageReadEvent } from '@shared/events';
+import type { Message } from '@shared/schemas/chat';
 import type { MatchView } from '@shared/schemas/matches';
-import type { Message } from '@shared/schemas/messages';
 import type { QueryClient } from '@tanstack/react-query';
 import { endpointQuery, endpointUrl } from './api-client';
 import { adjustUnreadBadge } from './badges';

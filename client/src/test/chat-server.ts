@@ -1,5 +1,5 @@
+import type { Message } from '@shared/schemas/chat';
 import type { MatchView } from '@shared/schemas/matches';
-import type { Message } from '@shared/schemas/messages';
 import { makeMessage, makeSelfUser } from './fixtures';
 import { type FetchHandler, jsonResponse, mockFetch } from './utils';
 
@@ -38,7 +38,7 @@ export function serveChat(state: ChatServerState, extra?: (url: string, init: Re
       const older = before === null ? sorted : sorted.filter((m) => m.seq < Number(before));
       return jsonResponse(older.slice(-limit));
     }
-    if (pathname === '/api/messages' && method === 'POST') {
+    if (pathname === '/api/chat' && method === 'POST') {
       if (state.sendAnswer) return state.sendAnswer();
       const body = JSON.parse(String(init.body)) as { content: string; clientId?: string };
       const existing = state.messages.find((m) => m.clientId === body.clientId && m.senderId === state.me);

@@ -1,5 +1,5 @@
+import type { Message } from '@shared/schemas/chat';
 import type { MatchView } from '@shared/schemas/matches';
-import type { Message } from '@shared/schemas/messages';
 import type { SelfUser } from '@shared/schemas/user';
 
 /** A SelfUser that passes the shared schema; override what a test cares about. */

@@ -1,7 +1,7 @@
 import type { Intent } from '@shared/constants';
 import type { JobStatusEvent } from '@shared/events';
 import type { UserPodcastEntry } from '@shared/schemas/podcasts';
-import type { VideoIntrosResponse, VideoProject } from '@shared/schemas/video';
+import type { VideoIntrosResponse, VideoProject } from '@shared/schemas/videos';
 import { vi } from 'vitest';
 import { jsonResponse, mockFetch } from './utils';
 

@@ -1,13 +1,21 @@
 // The access rules of shared/src/api/endpoint.ts, enforced by mount() before any handler runs.
-// Each rule answers what it loaded on the way, so the handler does not load it again.
+// Each rule answers what it loaded on the way, so the handler does not load it again. What the
+// rules look up lives in core/access, shared with the features (http/ imports no feature code).
 import type { Access } from '@shared/api';
 import { type Intent, VIDEO_TEXTS } from '@shared/index';
 import type { Request } from 'express';
+import {
+  canSee,
+  currentIntentOf,
+  findOwnEntry,
+  findProject,
+  findVisibleMatch,
+  hasComeAcross,
+  mayDecideOn,
+  type VideoProjectRow,
+} from '../core/access';
+import type { MatchRecord } from '../core/matches/decide';
 import type { LibraryRow } from '../core/presenters/podcast.presenter';
-import { findProject, type VideoProjectRow } from '../core/videos/video-projects';
-import { hasComeAcross, type MatchRecord, mayDecideOn, visibleMatch } from '../features/matches/match.service';
-import { findOwnEntry } from '../features/podcasts/podcast.service';
-import { canSee, currentIntentOf } from '../features/users/user.service';
 import { badRequest, forbidden, notFound, unauthorized } from './errors';
 import type { AuthContext } from './request-context';
 
@@ -41,6 +49,13 @@ const signedIn = (req: Request): AuthContext => {
   return req.auth;
 };
 
+/** A live mutual match of the caller's, else 404 (whatever the reason: see findVisibleMatch). */
+const visibleMatch = async (req: Request, matchId: number, viewerId: number): Promise<MatchRecord> => {
+  const match = await findVisibleMatch(req.em, matchId, viewerId);
+  if (!match) throw notFound('Match not found.');
+  return match;
+};
+
 /** The path's user must be the caller: 403, since who the path names is no secret to its caller. */
 const ownPath = (auth: AuthContext, params: Record<string, unknown>) => {
   if (params.userId !== undefined && params.userId !== auth.userId) {
@@ -61,13 +76,14 @@ export const rules: { [A in Access]: Rule<A> } = {
     const userId = params.userId as number;
     if (userId === auth.userId) return { auth, viewedIntent: null };
     const intent = (query.intent as Intent | undefined) ?? (await currentIntentOf(req.em, auth.userId));
+    if (!intent) throw notFound('User not found.');
     if (!(await canSee(req.em, auth.userId, userId, intent))) throw notFound('User not found.');
     return { auth, viewedIntent: intent };
   },
   matchParty: async (req, { params }) => {
     const auth = signedIn(req);
     ownPath(auth, params);
-    return { auth, match: await visibleMatch(req.em, params.matchId as number, auth.userId) };
+    return { auth, match: await visibleMatch(req, params.matchId as number, auth.userId) };
   },
   libraryEntryOwner: async (req, { params }) => {
     const auth = signedIn(req);
@@ -84,7 +100,7 @@ export const rules: { [A in Access]: Rule<A> } = {
   matchSender: async (req, { body }) => {
     const auth = signedIn(req);
     if (body.senderId !== auth.userId) throw forbidden('You can only send messages as yourself.');
-    return { auth, match: await visibleMatch(req.em, body.matchId as number, auth.userId) };
+    return { auth, match: await visibleMatch(req, body.matchId as number, auth.userId) };
   },
   decisionTarget: async (req, { body }) => {
     const auth = signedIn(req);

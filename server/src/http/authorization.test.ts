@@ -65,9 +65,20 @@ const ONE_PIXEL_PNG =
 const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefined) => Sample } = {
   // Without a worker process in this tier, health answers 503 ("worker down"): still no 401.
   health: () => ({ ok: [200, 503] }),
+  // The placeholder for a name: fetches nothing (a remote URL needs the server's signature).
+  artworkImage: () => ({ query: { name: 'Matrix Show' } }),
   devLogin: () => ({ body: { username: uniqueName('matrix') } }),
   logout: () => ({}),
   logoutEverywhere: () => ({}),
+  // Browser navigations: Spotify is not configured in this tier, so each sends the browser to the
+  // login screen with that error (302 for anyone); the Bluesky callback with no state fails back.
+  spotifySignIn: () => ({}),
+  spotifyConnectStart: () => ({}),
+  spotifyCallback: () => ({ query: { state: 'unknown', code: 'x' } }),
+  blueskyCallback: () => ({ query: { state: 'unknown', code: 'x', iss: 'https://nobody.example' } }),
+  // The loopback client's metadata and its (empty) key set.
+  blueskyClientMetadata: () => ({}),
+  blueskyJwks: () => ({}),
   // A code nobody issued: refused as expired, which is the right answer for anyone.
   spotifyExchange: () => ({ body: { code: 'x'.repeat(43) }, ok: 400 }),
   getUser: () => ({}),

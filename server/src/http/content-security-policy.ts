@@ -46,7 +46,7 @@ export function contentSecurityPolicy(config: AppConfig): ContentSecurityPolicyO
       // posters) from the media origin when a CDN serves it.
       'img-src': ["'self'", 'data:', 'blob:', ...ownMedia],
       // blob: for the object URL that reads a chosen video's duration before upload
-      // (client/src/components/video-intro/video-file.ts); such URLs are made by our own scripts.
+      // (client/src/features/videos/video-file.ts); such URLs are made by our own scripts.
       'media-src': ["'self'", 'blob:', ...ownMedia],
       'connect-src': ["'self'", websocketSource(config.publicOrigin)],
       'frame-src': ['https://player.vimeo.com'],

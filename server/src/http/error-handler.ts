@@ -26,10 +26,12 @@ interface BodyParserError {
 export function errorHandler(logger: Logger, databaseOutage?: { noticed(): void }): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const body = toErrorBody(error);
+    // The path without its query (search words, OAuth codes); the request's id says which one it was.
+    const path = req.originalUrl.split('?')[0];
     if (body.body.error === DATABASE_UNAVAILABLE) {
-      logger.warn(`${req.method} ${req.originalUrl}: the database is unavailable`);
+      logger.warn(`${req.method} ${path}: the database is unavailable`);
       databaseOutage?.noticed();
-    } else if (body.status >= 500) logger.error(`${req.method} ${req.originalUrl} failed`, error);
+    } else if (body.status >= 500) logger.error(`${req.method} ${path} failed`, error);
     if (res.headersSent) return;
     if (error instanceof HttpError && error.headers) res.set(error.headers);
     if (body.headers) res.set(body.headers);

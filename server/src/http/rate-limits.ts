@@ -3,20 +3,18 @@
 // many people share an address (an office, a mobile carrier's NAT), but a bot farm signing up
 // accounts to get fresh per-person allowances still runs into it.
 //
-// Most endpoints take their limit in rateLimitRoutes, mounted ahead of the feature routes after
-// authentication: before validation, access rules and upload parsing, so a flood costs one Redis
+// Endpoints name their limit in their shared definition (`rateLimit`), taken by mount() first,
+// before authentication, validation, access rules and upload parsing, so a flood costs one Redis
 // call per request. Chat sends and video starts take theirs inside the shared code paths (REST and
 // socket; video after its checks). Every socket event counts against `socketEvents`
 // (realtime/socket-limits.ts).
 //
 // An address counts by `addressKey`: IPv4 itself, IPv6 by its /64 (one subscriber's allocation).
 import net from 'node:net';
-import { api, type Endpoint } from '@shared/api';
-import { CHAT_TEXTS, IMAGE_PROXY_PATH, RATE_LIMIT_TEXTS, VIDEO_TEXTS } from '@shared/index';
-import { type Request, Router } from 'express';
+import { CHAT_TEXTS, RATE_LIMIT_TEXTS, type RateLimitName, VIDEO_TEXTS } from '@shared/index';
+import type { Request } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { CALLBACK_PATH } from '../features/spotify/spotify.service';
 import { tooManyRequests } from './errors';
 
 interface Allowance {
@@ -77,7 +75,7 @@ export const RATE_LIMIT_POLICIES = {
     perIp: { points: 600, seconds: minutes(60) },
     message: RATE_LIMIT_TEXTS.uploads,
   },
-  /** Generations and video uploads: each costs seconds of ffmpeg on a worker (docs/video.md). */
+  /** Generations and video uploads: each costs seconds of ffmpeg on a worker (docs/videos.md). */
   videoStarts: {
     perUser: { points: 20, seconds: minutes(60) },
     perIp: { points: 500, seconds: minutes(60) },
@@ -112,9 +110,9 @@ export const RATE_LIMIT_POLICIES = {
     perIp: { points: 20_000, seconds: 60 },
     message: RATE_LIMIT_TEXTS.socketEvents,
   },
-} satisfies Record<string, Policy>;
+} satisfies Record<RateLimitName, Policy>;
 
-export type LimitName = keyof typeof RATE_LIMIT_POLICIES;
+export type LimitName = RateLimitName;
 
 export interface RateLimitSettings {
   /** Multiplies every allowance (RATE_LIMIT_SCALE): 1 in production; the test suites raise it. */
@@ -190,43 +188,6 @@ export class RateLimits {
   }
 }
 
-interface LimitedEndpoint {
-  /** A shared endpoint definition, or a route mounted by hand (the image proxy, OAuth redirects). */
-  endpoint: Pick<Endpoint, 'method' | 'path'>;
-  limit: LimitName;
-  /** Whom the per-person allowance belongs to; the signed-in person unless said otherwise. */
-  subject?: (req: Request) => string | undefined;
-}
-
-/** Sign-in is limited per account name tried, so one account cannot be hammered from many addresses. */
-const accountNameTried = (req: Request): string | undefined => {
-  const name = (req.body as { username?: unknown } | undefined)?.username;
-  return typeof name === 'string' ? `name:${name.trim().toLowerCase().slice(0, 100)}` : undefined;
-};
-
-export const LIMITED_ENDPOINTS: LimitedEndpoint[] = [
-  { endpoint: api.devLogin, limit: 'signIn', subject: accountNameTried },
-  { endpoint: api.spotifyExchange, limit: 'codeExchange' },
-  { endpoint: api.createMatch, limit: 'swipes' },
-  { endpoint: api.undoPass, limit: 'swipes' },
-  { endpoint: api.reportUser, limit: 'reports' },
-  { endpoint: api.importOpml, limit: 'opmlImports' },
-  { endpoint: api.addUserPodcast, limit: 'libraryAdds' },
-  { endpoint: api.updateUserPodcast, limit: 'libraryEdits' },
-  { endpoint: api.removeUserPodcast, limit: 'libraryEdits' },
-  { endpoint: api.spotifyDisconnect, limit: 'libraryEdits' },
-  { endpoint: api.spotifySync, limit: 'spotifySyncs' },
-  { endpoint: api.searchPodcasts, limit: 'search' },
-  { endpoint: api.uploadProfilePicture, limit: 'uploads' },
-  { endpoint: api.uploadVideo, limit: 'uploads' },
-  { endpoint: api.generateAvatar, limit: 'uploads' },
-  { endpoint: { method: 'GET', path: IMAGE_PROXY_PATH }, limit: 'artwork' },
-  // The Spotify redirects (docs/spotify.md): starting a sign-in or connect, and Spotify's callback.
-  { endpoint: { method: 'GET', path: '/api/auth/spotify' }, limit: 'signIn' },
-  { endpoint: { method: 'GET', path: '/api/spotify/login' }, limit: 'signIn' },
-  { endpoint: { method: 'GET', path: CALLBACK_PATH }, limit: 'codeExchange' },
-];
-
 /** The client address as TRUST_PROXY resolves it (express's req.ip), never a raw header. */
 export const clientAddress = (req: Request): string | undefined => req.ip ?? req.socket.remoteAddress;
 
@@ -257,16 +218,4 @@ export function addressKey(address: string): string {
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(':')}::/64`;
-}
-
-export function rateLimitRoutes(limits: RateLimits): Router {
-  const router = Router();
-  for (const { endpoint, limit, subject } of LIMITED_ENDPOINTS) {
-    const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](endpoint.path, async (req, _res, next) => {
-      await limits.take(limit, { user: subject ? subject(req) : req.auth?.userId, ip: clientAddress(req) });
-      next();
-    });
-  }
-  return router;
 }

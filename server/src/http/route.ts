@@ -1,8 +1,9 @@
-import { ACCESS_BODY, type Endpoint } from '@shared/api';
+import { ACCESS_BODY, type Endpoint, type EndpointRateLimit } from '@shared/api';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { type Granted, rules } from './access';
 import { badRequest, unauthorized } from './errors';
+import { clientAddress, type RateLimits } from './rate-limits';
 import { describeIssue, humanMessage } from './validation-messages';
 
 export type HandlerContext<E extends Endpoint> = {
@@ -30,13 +31,18 @@ export function parsePart<S extends z.ZodType>(schema: S, value: unknown, part: 
   throw badRequest(issues[0]?.message ?? 'Please check what you entered and try again.', issues);
 }
 
+/** Marks the handlers mount() registers, so the app can prove that no route bypassed the contract. */
+const MOUNTED = Symbol('mounted by mount()');
+
 /**
- * Mounts one shared endpoint definition, in this order: sign-in (401), path and query validation
- * (400), the endpoint's access rule (403/404, http/access.ts), then `before` middleware (e.g. a
- * multipart parser, so nobody uploads into someone else's account), body validation (400), the
- * handler, and the response schema, which strips any field the contract does not name. A rule
- * that reads the body (ACCESS_BODY, e.g. `matchSender`) gets it validated first: sign-in, path,
- * query, body (400), then the rule.
+ * Mounts one shared endpoint definition, in this order: the endpoint's rate limit (429; before
+ * anything else, so a flood costs one Redis call a request), sign-in (401), path and query
+ * validation (400), the endpoint's access rule (403/404, http/access.ts), then `before` middleware
+ * (a multipart endpoint's upload parser, so nobody uploads into someone else's account), body
+ * validation (400), the handler, the request's side effects (req.effects), and the answer by the
+ * endpoint's kind: json through the response schema (which strips any field the contract does not
+ * name), a redirect to the location the handler returned, or the bytes a binary handler wrote
+ * itself. A rule that reads the body (ACCESS_BODY, e.g. `matchSender`) gets it validated first.
  */
 export function mount<E extends Endpoint>(
   router: Router,
@@ -44,6 +50,9 @@ export function mount<E extends Endpoint>(
   handler: Handler<E>,
   before: RequestHandler[] = [],
 ): void {
+  if ((endpoint.kind === 'multipart') !== before.length > 0) {
+    throw new Error(`${endpoint.method} ${endpoint.path}: a multipart endpoint, and only it, has an upload parser`);
+  }
   const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
   const rule = rules[endpoint.access] as (
     req: Request,
@@ -53,6 +62,7 @@ export function mount<E extends Endpoint>(
   const readBody = (req: Request) => parsePart(endpoint.body, endpoint.method === 'GET' ? {} : req.body, 'body');
 
   const authorize = async (req: Request, res: Response, next: NextFunction) => {
+    if (endpoint.rateLimit) await takeRateLimit(req, endpoint.rateLimit);
     if (endpoint.access !== 'public' && !req.auth) throw unauthorized();
     const params = parsePart(endpoint.params, req.params, 'params') as Record<string, unknown>;
     const query = parsePart(endpoint.query, req.query, 'query') as Record<string, unknown>;
@@ -62,12 +72,62 @@ export function mount<E extends Endpoint>(
     next();
   };
 
-  router[method](endpoint.path, authorize, ...before, async (req: Request, res: Response) => {
+  const answer = async (req: Request, res: Response) => {
     const { params, query, granted } = res.locals.checked;
     const body = res.locals.checked.body ?? readBody(req);
     const ctx = { params, query, body, req, res, ...granted } as HandlerContext<E>;
     const result = await handler(ctx);
+    // Only a request that succeeded tells anyone (a thrown error skips this: nothing is published).
+    await req.effects.publish();
+    if (endpoint.kind === 'binary') {
+      if (!res.headersSent) throw new Error(`${endpoint.method} ${endpoint.path}: the handler wrote no answer`);
+      return;
+    }
     if (res.headersSent) return;
-    res.status(endpoint.status).json(endpoint.response.parse(result));
+    const parsed = endpoint.response.parse(result);
+    if (endpoint.kind === 'redirect') res.redirect(endpoint.status, (parsed as { location: string }).location);
+    // A handler may answer another status of its own (health: 503 while a part is down).
+    else res.status(res.statusCode !== 200 ? res.statusCode : endpoint.status).json(parsed);
+  };
+  (answer as { [MOUNTED]?: true })[MOUNTED] = true;
+  router[method](endpoint.path, authorize, ...before, answer);
+}
+
+/** The endpoint's rate limit for this caller (the person, or the account name tried) and address. */
+async function takeRateLimit(req: Request, limit: EndpointRateLimit): Promise<void> {
+  const limits = req.app.locals.limits as RateLimits | undefined;
+  if (!limits) throw new Error('app.locals.limits is not set (createApp sets it)');
+  await limits.take(limit.name, {
+    user: limit.per === 'accountName' ? accountNameTried(req) : req.auth?.userId,
+    ip: clientAddress(req),
   });
+}
+
+/** Sign-in is limited per account name tried, so one account cannot be hammered from many addresses. */
+function accountNameTried(req: Request): string | undefined {
+  const name = (req.body as { username?: unknown } | undefined)?.username;
+  return typeof name === 'string' ? `name:${name.trim().toLowerCase().slice(0, 100)}` : undefined;
+}
+
+interface RouterLayer {
+  route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] };
+  handle?: { stack?: RouterLayer[] };
+}
+
+/**
+ * Every route of the app was mounted from a shared endpoint definition (mount()), or the app does
+ * not start: a route outside the contract would also be outside the authorization matrix.
+ */
+export function assertRoutesInContract(stack: RouterLayer[]): void {
+  for (const layer of stack) {
+    if (layer.route) {
+      const last = layer.route.stack.at(-1)?.handle as { [MOUNTED]?: true } | undefined;
+      if (!last?.[MOUNTED]) {
+        const methods = Object.keys(layer.route.methods).join(',').toUpperCase();
+        throw new Error(
+          `${methods} ${layer.route.path} is mounted outside the contract: define it in shared/src/api and mount() it`,
+        );
+      }
+    } else if (layer.handle?.stack) assertRoutesInContract(layer.handle.stack);
+  }
 }

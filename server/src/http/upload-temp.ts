@@ -1,4 +1,4 @@
-// Temporary files of uploads streamed to disk (docs/video.md, "Uploads"). A file belongs to its
+// Temporary files of uploads streamed to disk (docs/videos.md, "Uploads"). A file belongs to its
 // request: it is private from its first byte (0600 in a 0700 directory of ours) and removed once the
 // response has closed, whatever closed it (the handler's answer, a refusal by a later check such as
 // body validation, an error, the client going away). A periodic sweep removes anything older than

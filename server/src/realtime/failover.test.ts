@@ -112,7 +112,7 @@ describe('a server instance killed under chat load', () => {
       const clientId = randomUUID();
       for (let tries = 1; tries <= 100; tries++) {
         const res = await client
-          .call('POST', '/api/messages', {
+          .call('POST', '/api/chat', {
             token: from.token,
             headers: on(k % 2),
             body: { matchId, senderId: from.id, content: `m${k}`, clientId },
@@ -171,7 +171,7 @@ describe('a server instance killed under chat load', () => {
     const exit = new Promise<number | null>((resolve) => live.once('exit', (code) => resolve(code)));
     const sends = Array.from({ length: 40 }, (_, k) =>
       client
-        .call('POST', '/api/messages', {
+        .call('POST', '/api/chat', {
           token: a.token,
           headers: on(1),
           body: { matchId, senderId: a.id, content: `t${k}`, clientId: randomUUID() },

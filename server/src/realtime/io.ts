@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type ClientToServerEvents, rooms, type ServerToClientEvents, type SocketData } from '@shared/index';
@@ -6,8 +7,8 @@ import type { Redis } from 'ioredis';
 import proxyaddr from 'proxy-addr';
 import { Server, type Socket } from 'socket.io';
 import type { DatabaseOutageWatch } from '../core/db/outage';
-import type { Logger } from '../core/logger';
-import type { RealtimeEmitter } from '../core/realtime/emitter';
+import { addLogFields, type LogFields, type Logger, secretsOf, withLogFields } from '../core/logger';
+import type { Publisher } from '../core/realtime/publisher';
 import { watchRedis } from '../core/realtime/watch-redis';
 import { type Clock, realTimer, type SessionService, type SetTimer } from '../features/auth/session.service';
 import type { ChatService } from '../features/chat/chat.service';
@@ -34,7 +35,8 @@ export function createRealtime(
     logger: Logger;
     badges: BadgePusher;
     chat: ChatService;
-    emitter: RealtimeEmitter;
+    publisher: Publisher;
+    outbox: { relay(): Promise<unknown> };
     limits: RateLimits;
     databaseOutage: DatabaseOutageWatch;
   },
@@ -56,12 +58,16 @@ export function createRealtime(
   const chat = new ChatRealtime(io, deps);
   const cap = new SocketCap(io, deps.redis, deps.logger);
 
+  // First: each socket's lines carry its id and, once known, its person's (docs/operations.md,
+  // "Logs"); the middleware below and the connection handler run in that scope.
+  io.use((socket, next) => inSocketScope(socket, {}, next));
   io.use(async (socket, next) => {
     try {
       const token = typeof socket.handshake.auth?.token === 'string' ? socket.handshake.auth.token : '';
       const session = await deps.sessions.resolve(deps.orm.em.fork(), token);
       if (!session) return next(new Error('unauthorized'));
       socket.data.userId = session.userId;
+      addLogFields({ userId: session.userId });
       socket.data.sessionId = session.id;
       socket.data.ip = proxyaddr(socket.request, trustProxy);
       socket.data.sessionEndsAt = time.now() + deps.sessions.msUntilExpiry(session);
@@ -75,6 +81,9 @@ export function createRealtime(
   });
 
   io.on('connection', (socket) => {
+    // Each event's handlers run in a scope of their own, with the event's name and an id; first, so
+    // the allowance check below and everything after it are in it.
+    socket.use((packet, next) => inSocketScope(socket, { event: String(packet[0]), eventId: randomUUID() }, next));
     void socket.join([rooms.user(socket.data.userId), rooms.session(socket.data.sessionId)]);
     socket.on('disconnect', () => cap.release(socket));
     void cap.confirm(socket);
@@ -137,6 +146,15 @@ export function createRealtime(
       await Promise.allSettled([pub.quit(), sub.quit()]);
     },
   };
+}
+
+/** Runs `run` in a log scope of this socket: its id, its person's, `fields`, and its token kept out. */
+function inSocketScope<T>(socket: IoSocket, fields: LogFields, run: () => T): T {
+  const token = socket.handshake.auth?.token;
+  return withLogFields({ socketId: socket.id, userId: socket.data.userId, ...fields }, run, () => [
+    typeof token === 'string' ? token : undefined,
+    ...secretsOf({ headers: socket.handshake.headers }),
+  ]);
 }
 
 /**

@@ -128,7 +128,7 @@ describe('PostgreSQL restarted under chat load', () => {
       const clientId = randomUUID();
       for (let tries = 1; tries <= 400; tries++) {
         const res = await client
-          .call('POST', '/api/messages', {
+          .call('POST', '/api/chat', {
             token: from.token,
             body: { matchId, senderId: from.id, content: `m${k}`, clientId },
           })

@@ -88,7 +88,7 @@ describe('Redis restarted under chat load', () => {
     const clientId = randomUUID();
     for (let tries = 0; tries < 150; tries++) {
       const res = await client
-        .call('POST', '/api/messages', { token: from.token, body: { matchId, senderId: from.id, content, clientId } })
+        .call('POST', '/api/chat', { token: from.token, body: { matchId, senderId: from.id, content, clientId } })
         .catch(() => ({ status: 0, json: null }));
       if (res.status === 201) return (res.json as Message).id;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -147,7 +147,7 @@ describe('Redis restarted under chat load', () => {
         for (let tries = 0; ; tries++) {
           if (tries > 150) throw new Error(`a send was never acknowledged: ${lastAnswer} ${output.slice(-800)}`);
           const res = await client
-            .call('POST', '/api/messages', {
+            .call('POST', '/api/chat', {
               token: a.token,
               body: { matchId, senderId: a.id, content: `r${k}`, clientId },
             })

@@ -35,7 +35,7 @@ export async function mutualPair(
 }
 
 export function sendRest(server: TestClient, from: Person, matchId: number, content: string, clientId?: string) {
-  return server.call('POST', '/api/messages', {
+  return server.call('POST', '/api/chat', {
     token: from.token,
     body: { matchId, senderId: from.id, content, ...(clientId ? { clientId } : {}) },
   });

@@ -114,7 +114,8 @@ export class TestClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    const res = await fetch(`${this.url}${path}`, { method, headers, body });
+    // Redirects are answers to check (the OAuth navigations), not to follow.
+    const res = await fetch(`${this.url}${path}`, { method, headers, body, redirect: 'manual' });
     const text = await res.text();
     // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
     let json: any;

@@ -1,7 +1,9 @@
 // Test helpers for the Spotify OAuth flow: a tiny "browser" that follows redirects by hand and
 // keeps cookies, a free port, and the server env that points at a Spotify stand-in.
 import net from 'node:net';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LoginResponse } from '@shared/index';
+import { identityOf, UserSchema } from '../core/db/entities';
 import type { SpotifyStandIn } from './spotify-stand-in';
 
 export async function freePort(): Promise<number> {
@@ -140,4 +142,27 @@ export async function signInWithSpotify(
   const res = await browser.post(`${serverUrl}/api/auth/spotify/exchange`, { code });
   if (res.status !== 200) throw new Error(`exchange: ${res.status} ${res.text}`);
   return { login: res.json as LoginResponse, final, exchangeText: res.text };
+}
+
+/** A person's Spotify link as stored (their Spotify identity in user_identities), by its old names. */
+export interface StoredSpotifyLink {
+  id: number;
+  spotifyId: string | null;
+  spotifyAccessToken: string | null;
+  spotifyRefreshToken: string | null;
+  spotifyTokenExpiry: Date | null;
+  lastSpotifySync: Date | null;
+}
+
+export async function spotifyLinkOf(em: EntityManager, userId: number): Promise<StoredSpotifyLink> {
+  const user = await em.findOneOrFail(UserSchema, userId);
+  const identity = identityOf(user, 'spotify');
+  return {
+    id: user.id,
+    spotifyId: identity?.subject ?? null,
+    spotifyAccessToken: identity?.accessToken ?? null,
+    spotifyRefreshToken: identity?.refreshToken ?? null,
+    spotifyTokenExpiry: identity?.expiresAt ?? null,
+    lastSpotifySync: identity?.syncedAt ?? null,
+  };
 }

@@ -1,6 +1,6 @@
 // What a video or poster says about the person who made it: a clip made the way a phone records one
 // (place, title, comment, device, creation time, chapters), and ffprobe's and the JPEG markers' view
-// of a file we serve, for the tests of the metadata stripping (docs/video.md, "Metadata").
+// of a file we serve, for the tests of the metadata stripping (docs/videos.md, "Metadata").
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { OkResponseSchema } from '../schemas/auth';
 import {
   BlueskyFinishBodySchema,
@@ -5,14 +6,42 @@ import {
   BlueskyLinkStartSchema,
   BlueskyStatusSchema,
 } from '../schemas/bluesky';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, RedirectSchema } from './endpoint';
 import { UserIdParams } from './params';
 
 /**
  * Linking a Bluesky (AT Protocol) identity (docs/bluesky.md). The browser legs (the callback, the
  * client metadata and JWKS) are plain public routes.
  */
+export const BLUESKY_CALLBACK_PATH = '/api/bluesky/callback';
+export const BLUESKY_METADATA_PATH = '/api/bluesky/client-metadata.json';
+export const BLUESKY_JWKS_PATH = '/api/bluesky/jwks.json';
+
 export const blueskyApi = {
+  /** What the person's Bluesky server reads about this app (a web client's id is this URL; OAuth client metadata). */
+  blueskyClientMetadata: defineEndpoint({
+    method: 'GET',
+    path: BLUESKY_METADATA_PATH,
+    access: 'public',
+    response: z.record(z.string(), z.unknown()),
+  }),
+  /** The public keys of the web client's signing key (private_key_jwt). */
+  blueskyJwks: defineEndpoint({
+    method: 'GET',
+    path: BLUESKY_JWKS_PATH,
+    access: 'public',
+    response: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }),
+  }),
+  /** The person's Bluesky server sends the browser back here (?code&state&iss, or ?error). */
+  blueskyCallback: defineEndpoint({
+    method: 'GET',
+    path: BLUESKY_CALLBACK_PATH,
+    access: 'public',
+    kind: 'redirect',
+    // The OAuth library reads the callback's parameters from the URL itself.
+    query: z.looseObject({}),
+    response: RedirectSchema,
+  }),
   /** The link as the owner sees it; a linked session is refreshed here when it is about to expire. */
   blueskyStatus: defineEndpoint({
     method: 'GET',
@@ -26,6 +55,7 @@ export const blueskyApi = {
     method: 'POST',
     path: '/api/users/:userId/bluesky/link',
     access: 'owner',
+    rateLimit: { name: 'blueskyLinks' },
     params: UserIdParams,
     body: BlueskyLinkBodySchema,
     response: BlueskyLinkStartSchema,

@@ -1,6 +1,30 @@
 import { z } from 'zod';
+import type { RateLimitName } from '../rate-limits';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * What an endpoint takes and answers:
+ * - json: a JSON body in (when it has one), the response schema's JSON out;
+ * - multipart: one file in a form field (`file`), the response schema's JSON out;
+ * - redirect: a browser navigation answered with a redirect (the response schema is its location);
+ * - binary: bytes the handler writes itself (an image), no JSON.
+ */
+export type EndpointKind = 'json' | 'multipart' | 'redirect' | 'binary';
+
+/**
+ * The rate limit taken before anything else of the request (docs/security.md): per signed-in person
+ * and per client address; `per: 'accountName'` counts sign-ins per account name tried instead.
+ */
+export interface EndpointRateLimit {
+  name: RateLimitName;
+  per?: 'person' | 'accountName';
+}
+
+/** The answer of a redirect endpoint: where the browser goes next. */
+export const RedirectSchema = z.object({ location: z.string().min(1) });
+/** The answer of a binary endpoint: nothing for the contract to check (the handler wrote the bytes). */
+export const BinarySchema = z.void();
 
 /**
  * Who may call an endpoint, as data; the server enforces it before the handler runs
@@ -77,11 +101,15 @@ export interface Endpoint<
   method: HttpMethod;
   path: string;
   access: A;
+  kind: EndpointKind;
+  /** multipart: the form field carrying the file. */
+  file?: string;
+  rateLimit?: EndpointRateLimit;
   params: P;
   query: Q;
   body: B;
   response: R;
-  /** HTTP status of a successful answer. */
+  /** HTTP status of a successful answer (302 for a redirect). */
   status: number;
 }
 
@@ -114,6 +142,9 @@ export function defineEndpoint<
     path: string;
     /** Required: an endpoint without an access rule does not compile. */
     access: A;
+    kind?: EndpointKind;
+    file?: string;
+    rateLimit?: EndpointRateLimit;
     params?: P;
     query?: Q;
     body?: B;
@@ -126,15 +157,22 @@ export function defineEndpoint<
   if (param && !def.path.includes(`:${param}`)) {
     throw new Error(`${def.method} ${def.path}: access '${def.access}' needs the path parameter :${param}`);
   }
+  const kind = def.kind ?? 'json';
+  if ((kind === 'multipart') !== (def.file !== undefined)) {
+    throw new Error(`${def.method} ${def.path}: a multipart endpoint names its file field, and only it`);
+  }
   return {
     method: def.method,
     path: def.path,
     access: def.access,
+    kind,
+    ...(def.file ? { file: def.file } : {}),
+    ...(def.rateLimit ? { rateLimit: def.rateLimit } : {}),
     response: def.response,
     params: (def.params ?? none) as P,
     query: (def.query ?? noQuery) as Q,
     body: (def.body ?? none) as B,
-    status: def.status ?? 200,
+    status: def.status ?? (kind === 'redirect' ? 302 : 200),
   };
 }
 

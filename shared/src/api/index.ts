@@ -1,11 +1,12 @@
 // Every REST endpoint, defined once per feature; `api` is the one object server and client use.
 import { accountApi } from './account';
+import { artworkApi } from './artwork';
 import { authApi } from './auth';
 import { blueskyApi } from './bluesky';
+import { chatApi } from './chat';
 import { feedApi } from './feed';
 import { healthApi } from './health';
 import { matchesApi } from './matches';
-import { messagesApi } from './messages';
 import { podcastsApi } from './podcasts';
 import { profilesApi } from './profiles';
 import { spotifyApi } from './spotify';
@@ -21,12 +22,13 @@ export const api = {
   ...accountApi,
   ...feedApi,
   ...matchesApi,
-  ...messagesApi,
+  ...chatApi,
   ...podcastsApi,
   ...profilesApi,
   ...spotifyApi,
   ...blueskyApi,
   ...videosApi,
+  ...artworkApi,
 } as const;
 
 export type Api = typeof api;

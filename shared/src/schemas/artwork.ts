@@ -34,7 +34,7 @@ export const ImageProxyQuerySchema = z
       .optional(),
   })
   .refine((query) => query.url !== undefined || query.name !== undefined, {
-    message: 'give a name or a url',
+    message: 'Give a name or a url.',
     path: ['name'],
   });
 export type ImageProxyQuery = z.infer<typeof ImageProxyQuerySchema>;

@@ -2,9 +2,7 @@ import { createAvatar } from '@dicebear/core';
 import * as notionists from '@dicebear/notionists';
 import { UserSchema } from '@server/core/db/entities';
 import { encodePicture, isGeneratedAvatar, storePicture, swapPicture } from '@server/core/media/pictures';
-import { toSelfUser } from '@server/core/presenters/user.presenter';
 import { queueDemoIntros } from '@server/core/videos/demo-intros';
-import { rooms } from '@shared/index';
 import type { JobHandler } from './handler';
 
 /** Soft backgrounds behind the portraits; DiceBear picks one from the seed. */
@@ -48,7 +46,7 @@ export const avatarGenerate: JobHandler<'avatarGenerate'> = async ({ userId }, c
   const changed = await swapPicture(ctx.em, ctx.media, userId, url, { onlyOverGenerated: true });
   const current = await ctx.em.findOne(UserSchema, userId, { refresh: true });
   if (!current) throw new Error(`User ${userId} no longer exists`);
-  if (changed) ctx.emitter.to(rooms.user(userId)).emit('user:updated', toSelfUser(current));
+  if (changed) ctx.effects.userUpdated(current);
   // A demo person's intro shows their portrait: it is queued once the portrait exists.
   if (current.isDemo && ctx.demoVideos) await queueDemoIntros(ctx.em, ctx.enqueue, [userId]);
   return { profilePicture: current.profilePicture ?? url };

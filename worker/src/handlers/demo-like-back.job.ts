@@ -6,7 +6,7 @@ import type { JobHandler } from './handler';
  * people"): likes back or not, by the same rules as a person's like, and announces a mutual match.
  */
 export const demoLikeBack: JobHandler<'demoLikeBack'> = async (payload, ctx) => {
-  const answer = await answerLike(ctx.em, ctx.emitter, ctx.artwork, payload);
+  const answer = await answerLike(ctx.em, ctx.publisher, ctx.artwork, payload);
   ctx.logger.info(
     `demo.likeBack: ${payload.demoId} -> ${payload.likerId} (${payload.intent}): ${answer.likedBack ? 'liked back' : 'no'}`,
   );

@@ -4,19 +4,24 @@ import type { ImageProxy } from '@server/core/artwork/image-proxy';
 import type { JobQueue } from '@server/core/jobs/job-queue';
 import type { Logger } from '@server/core/logger';
 import type { MediaStore } from '@server/core/media';
-import type { JobKey, JobPayload, JobResult, ServerToClientEvents } from '@shared/index';
-import type { Emitter } from '@socket.io/redis-emitter';
-import type { VideoProvider } from '../render/video-provider';
+import type { Effects } from '@server/core/realtime/effects';
+import type { Publisher } from '@server/core/realtime/publisher';
+import type { JobKey, JobPayload, JobResult } from '@shared/index';
+import type { VideoProvider } from '../videos/video-provider';
 
 export interface JobContext {
   /** A fresh EntityManager fork for this job. */
   em: EntityManager;
-  emitter: Emitter<ServerToClientEvents>;
+  /** Sends socket events now (validated, RECIPIENTS); a job's own changes go on `effects`. */
+  publisher: Publisher;
+  /** This job's events, carried out once its handler succeeded (core/realtime/effects.ts). */
+  effects: Effects;
   mediaDir: string;
   /** Where pictures and avatars are stored (docs/media.md). */
   media: MediaStore;
   /** Addresses feed fetching may reach despite being private (tests only). */
   feedFetchAllowedIps: string[];
+  /** Its lines carry this job's id and name without being told (core/logger.ts). */
   logger: Logger;
   /** Queues a follow-up job (e.g. a match recompute after a library changed). */
   enqueue: JobQueue['enqueue'];

@@ -9,7 +9,7 @@ import { runVideoProject } from './video-project';
 const DURATION_GRACE_SECONDS = 0.5;
 
 /**
- * Transcodes an uploaded video (docs/video.md) to a web-optimised vertical H.264 MP4 with its
+ * Transcodes an uploaded video (docs/videos.md) to a web-optimised vertical H.264 MP4 with its
  * audio, plus a poster, keeping none of its metadata (a phone records where it was filmed); checks it
  * again (the file comes from a person, whatever the server saw).
  */

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PodcastEpisodeSchema, PodcastSchema } from '@server/core/db/entities';
+import { sql } from '@server/core/db/sql';
 import { createLogger } from '@server/core/logger';
 import { DEFAULT_FETCH_OPTIONS, FetchRefusedError, safeFetchText } from '@server/core/net/safe-fetch';
 import { nextEvent, startTestServer, type TestServer, testEnv } from '@server/test/harness';
@@ -85,9 +86,23 @@ describe('feed reading', () => {
       fetchQueuedAt: new Date(),
     });
     await em.flush();
+    // As an import leaves it (the entity stamps rows made through it, the trusted sources, as read).
+    await sql(em.fork(), 'update podcasts set verified_at = null where id = ?', [imported.id]);
+    const libraryChanges = async () =>
+      Number(
+        (
+          await sql<{ n: string }>(
+            em.fork(),
+            'select case when is_called then last_value else 0 end as n from library_changes',
+          )
+        )[0]?.n,
+      );
+    const before = await libraryChanges();
     expect((await syncFeed(em.fork(), imported.id, ['127.0.0.1'])).error).toBeNull();
     const read = await em.fork().findOneOrFail(PodcastSchema, imported.id);
     expect(read.verifiedAt).toBeInstanceOf(Date);
+    // It counts for matching from now on: the freshness check must see a change.
+    expect(await libraryChanges()).toBeGreaterThan(before);
     expect(read.fetchQueuedAt).toBeNull();
     expect(read.name).not.toBe('Planted title');
 

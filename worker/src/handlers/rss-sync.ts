@@ -94,8 +94,12 @@ export async function syncFeed(em: EntityManager, podcastId: number, allowedIps:
     podcast.fetchError = null;
     podcast.fetchQueuedAt = null;
     // Read successfully: from now on others see its name and artwork (docs/podcasts.md).
+    const firstRead = !podcast.verifiedAt;
     podcast.verifiedAt ??= new Date();
     await em.flush();
+    // A show that starts to count changes what matching reads as much as a library edit does: the
+    // freshness check must see it (docs/matching.md, "Freshness").
+    if (firstRead) await sql(em, `select nextval('library_changes')`);
 
     const items = (feed.items ?? []).slice(0, RECENT_EPISODES);
     for (const item of items) {

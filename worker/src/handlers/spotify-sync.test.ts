@@ -1,4 +1,10 @@
-import { PodcastEpisodeSchema, PodcastSchema, UserPodcastSchema, UserSchema } from '@server/core/db/entities';
+import {
+  PodcastEpisodeSchema,
+  PodcastSchema,
+  UserIdentitySchema,
+  UserPodcastSchema,
+  UserSchema,
+} from '@server/core/db/entities';
 import { createLogger } from '@server/core/logger';
 import {
   collectEvents,
@@ -9,7 +15,7 @@ import {
   testEnv,
   uniqueName,
 } from '@server/test/harness';
-import { connectSpotify, freePort, spotifyServerEnv } from '@server/test/spotify-flow';
+import { connectSpotify, freePort, spotifyLinkOf, spotifyServerEnv } from '@server/test/spotify-flow';
 import { makeEpisode, makeShow, SpotifyStandIn, type StandInAccount } from '@server/test/spotify-stand-in';
 import { jobErrorText } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,7 +193,7 @@ describe('Spotify connect -> podcasts.sync in the worker -> library, against the
 
     const episodes = await em().count(PodcastEpisodeSchema, { spotifyId: { $like: `${acc.id}ep%` } });
     expect(episodes).toBe(60);
-    const user = await em().findOneOrFail(UserSchema, me.user.id);
+    const user = await spotifyLinkOf(em(), me.user.id);
     expect(user.lastSpotifySync).toBeInstanceOf(Date);
 
     // The library listing shows them.
@@ -294,7 +300,7 @@ describe('Spotify connect -> podcasts.sync in the worker -> library, against the
   it('refreshes an expired access token (401), saves it, and carries on', async () => {
     const acc = account(2, 1);
     const { me, socket } = await connected(acc);
-    const before = await em().findOneOrFail(UserSchema, me.user.id);
+    const before = await spotifyLinkOf(em(), me.user.id);
     standIn.expireAccessTokens();
     const mark = standIn.requests.length;
     const event = await sync(me.token, me.user.id, socket);
@@ -302,7 +308,7 @@ describe('Spotify connect -> podcasts.sync in the worker -> library, against the
     const calls = standIn.requests.slice(mark);
     expect(calls.find((r) => r.status === 401)).toBeDefined();
     expect(calls.find((r) => r.path === '/api/token' && r.status === 200)).toBeDefined();
-    const after = await em().findOneOrFail(UserSchema, me.user.id);
+    const after = await spotifyLinkOf(em(), me.user.id);
     expect(after.spotifyAccessToken).not.toBe(before.spotifyAccessToken);
     expect(after.spotifyTokenExpiry?.getTime()).toBeGreaterThan(Date.now());
   });
@@ -338,7 +344,7 @@ describe('Spotify connect -> podcasts.sync in the worker -> library, against the
     expect(event.error?.code).toBe('spotify_reconnect');
     expect(jobErrorText(event)).toMatch(/Reconnect Spotify/);
     await updated;
-    const user = await em().findOneOrFail(UserSchema, me.user.id);
+    const user = await spotifyLinkOf(em(), me.user.id);
     expect(user.spotifyAccessToken).toBeNull();
     expect(user.spotifyRefreshToken).toBeNull();
     // The entries synced before stay until the user disconnects or reconnects.
@@ -356,11 +362,16 @@ describe('Spotify connect -> podcasts.sync in the worker -> library, against the
     const attacker = await server.login();
     const socket = await server.socket(attacker.token);
     const fork = em();
-    const stolen = await fork.findOneOrFail(UserSchema, victim.me.user.id);
+    const stolen = await spotifyLinkOf(fork, victim.me.user.id);
     const row = await fork.findOneOrFail(UserSchema, attacker.user.id);
-    row.spotifyAccessToken = stolen.spotifyAccessToken;
-    row.spotifyRefreshToken = stolen.spotifyRefreshToken;
-    row.spotifyTokenExpiry = stolen.spotifyTokenExpiry;
+    fork.create(UserIdentitySchema, {
+      user: row,
+      provider: 'spotify',
+      subject: uniqueName('attacker'),
+      accessToken: stolen.spotifyAccessToken,
+      refreshToken: stolen.spotifyRefreshToken,
+      expiresAt: stolen.spotifyTokenExpiry,
+    });
     await fork.flush();
 
     const mark = standIn.requests.length;
@@ -372,11 +383,11 @@ describe('Spotify connect -> podcasts.sync in the worker -> library, against the
     // Not one call reached Spotify with the victim's tokens, and the attacker got nothing of theirs.
     expect(standIn.requests.slice(mark)).toEqual([]);
     expect(await em().count(UserPodcastSchema, { userId: attacker.user.id })).toBe(0);
-    const after = await em().findOneOrFail(UserSchema, attacker.user.id);
+    const after = await spotifyLinkOf(em(), attacker.user.id);
     expect(after.spotifyAccessToken).toBeNull();
     expect(after.spotifyRefreshToken).toBeNull();
     // The victim's own connection is untouched.
-    const own = await em().findOneOrFail(UserSchema, victim.me.user.id);
+    const own = await spotifyLinkOf(em(), victim.me.user.id);
     expect(own.spotifyRefreshToken).toBe(stolen.spotifyRefreshToken);
   });
 });

@@ -21,8 +21,8 @@ import {
   type SpotifyShow,
 } from '@server/core/spotify/spotify-client';
 import { loadSpotifyConfig, type SpotifyConfig } from '@server/core/spotify/spotify-config';
-import { hasTokens, userTokenSource } from '@server/core/spotify/spotify-tokens';
-import { JobError, type JobPayload, type JobResult, rooms } from '@shared/index';
+import { hasTokens, spotifyIdentityOf, userTokenSource } from '@server/core/spotify/spotify-tokens';
+import { JobError, type JobPayload, type JobResult } from '@shared/index';
 import { UnrecoverableError } from 'bullmq';
 import type { JobContext } from './handler';
 
@@ -128,8 +128,9 @@ export async function runSpotifySync(
     }
   } catch (error) {
     if (error instanceof SpotifyReconnectError) {
-      // The token source has already cleared the dead tokens: show the account as disconnected.
-      ctx.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
+      // The token source has already cleared the dead tokens (committed, whatever this job's outcome):
+      // show the account as disconnected now, not with effects that a failed job never publishes.
+      ctx.publisher.emit('user:updated', toSelfUser(user), { userId: user.id });
       throw new JobError('spotify_reconnect', undefined, { ...FINAL, cause: error });
     }
     // Network trouble, 5xx, rate limits: worth the retries with backoff.
@@ -151,9 +152,10 @@ export async function runSpotifySync(
   await ctx.em.transactional((tx) => writeLibrary(tx, user.id, library));
   await ctx.progress(95);
 
-  user.lastSpotifySync = new Date();
+  const identity = spotifyIdentityOf(user);
+  if (identity) identity.syncedAt = new Date();
   await ctx.em.flush();
-  ctx.emitter.to(rooms.user(user.id)).emit('user:updated', toSelfUser(user));
+  ctx.effects.userUpdated(user);
   return { podcasts: library.size, failed: skipped };
 }
 

@@ -1,4 +1,4 @@
-// Served videos say nothing about who made them (docs/video.md, "Metadata"), end to end over two
+// Served videos say nothing about who made them (docs/videos.md, "Metadata"), end to end over two
 // server instances: a phone-like clip (place, title, comment, device, creation time, chapters) is
 // uploaded over HTTP to one instance, a real worker transcodes it with ffmpeg, and the files the
 // OTHER instance serves under /media are read back with ffprobe. Generated intros likewise.

@@ -1,4 +1,4 @@
-// What both video jobs share (docs/video.md): stage updates written to the project row and pushed
+// What both video jobs share (docs/videos.md): stage updates written to the project row and pushed
 // to the owner's sockets, a private work directory deleted whatever happens, storing the result
 // and applying it to the profile exactly once.
 import fs from 'node:fs/promises';
@@ -11,7 +11,7 @@ import {
   type VideoProjectRow,
 } from '@server/core/videos/video-projects';
 import { JobError, type JobErrorCode, VIDEO_PROGRESS } from '@shared/index';
-import { createWorkDir, removeWorkDir } from '../render/work-dir';
+import { createWorkDir, removeWorkDir } from '../videos/work-dir';
 import type { JobContext } from './handler';
 
 type Stage = 'preparing' | 'submitting' | 'processing';

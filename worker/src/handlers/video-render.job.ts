@@ -2,13 +2,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadIntroData } from '@server/core/videos/intro-data';
 import { introTagline, JobError, VIDEO_PROGRESS } from '@shared/index';
-import { composeNarration } from '../render/narration';
-import type { IntroInput } from '../render/video-provider';
+import { composeNarration } from '../videos/narration';
+import type { IntroInput } from '../videos/video-provider';
 import type { JobContext, JobHandler } from './handler';
 import { runVideoProject } from './video-project';
 
 /**
- * Renders a generated intro (docs/video.md): loads the profile for the intent (picture, name,
+ * Renders a generated intro (docs/videos.md): loads the profile for the intent (picture, name,
  * tagline, top 5 visible podcasts with artwork through the image proxy's cache), composes the
  * narration, and lets the video provider render it. Progress: 10 preparing, 25 submitted, 50..90
  * rendering, 100 done (SPEC section 9).

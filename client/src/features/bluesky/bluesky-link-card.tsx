@@ -1,7 +1,6 @@
 import { BLUESKY_TEXTS, BlueskyHandleSchema } from '@shared/schemas/bluesky';
 import { AtSign, Unlink } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import { BlueskyBadge } from '@/components/bluesky/bluesky-badge';
 import { ConnectionCard } from '@/components/connection-card';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -9,6 +8,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { useReturnParams } from '@/lib/use-return-params';
+import { BlueskyBadge } from './bluesky-badge';
 import { useBlueskyStatus, useFinishBluesky, useLinkBluesky, useUnlinkBluesky } from './bluesky-queries';
 
 /** Why a callback came back without a link (`?bluesky_error=`). */

@@ -107,8 +107,8 @@ describe('ChatScreen', () => {
     const { calls } = renderChat(state);
     await screen.findByText('Message 1');
     await typeAndSend('Hello from the test');
-    await waitFor(() => expect(calls('POST', '/api/messages')).toHaveLength(1));
-    const body = calls('POST', '/api/messages')[0]?.body;
+    await waitFor(() => expect(calls('POST', '/api/chat')).toHaveLength(1));
+    const body = calls('POST', '/api/chat')[0]?.body;
     expect(body).toEqual({ matchId: 3, senderId: ME, content: 'Hello from the test', clientId: expect.any(String) });
     expect(body.clientId).toMatch(/^[0-9a-f-]{36}$/);
     await waitFor(() => expect(bubbles().at(-1)?.dataset.pending).toBe('false'));
@@ -165,7 +165,7 @@ describe('ChatScreen', () => {
     await act(async () => acknowledge());
     await waitFor(() => expect(bubbles().at(-1)?.dataset.pending).toBe('false'));
     expect(texts()).toEqual(['Message 1', 'Over the socket']);
-    expect(calls('POST', '/api/messages')).toHaveLength(0);
+    expect(calls('POST', '/api/chat')).toHaveLength(0);
     // Typing was announced, and its end with the send.
     expect(fake.sentOf('typing')).toEqual([
       { matchId: 3, typing: true },

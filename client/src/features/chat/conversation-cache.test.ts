@@ -1,5 +1,5 @@
 import { LIMITS } from '@shared/constants';
-import type { Message } from '@shared/schemas/messages';
+import type { Message } from '@shared/schemas/chat';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
 import { makeMessage, makeMessages } from '@/test/fixtures';

@@ -1,7 +1,7 @@
 import { api } from '@shared/api';
 import { LIMITS } from '@shared/constants';
 import type { TypingEvent } from '@shared/events';
-import type { Message } from '@shared/schemas/messages';
+import type { Message } from '@shared/schemas/chat';
 import { type QueryClient, queryOptions, skipToken } from '@tanstack/react-query';
 import { apiRequest, isApiError } from '@/lib/api-client';
 import { matchQuery } from '@/lib/match-cache';

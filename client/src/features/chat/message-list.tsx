@@ -1,4 +1,4 @@
-import type { Message } from '@shared/schemas/messages';
+import type { Message } from '@shared/schemas/chat';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';

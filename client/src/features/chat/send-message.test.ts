@@ -48,7 +48,7 @@ describe('deliverMessage', () => {
     const fetchMock = mockFetch(() => jsonResponse(stored, { status: 201 }));
     await expect(deliverMessage(outgoing)).resolves.toEqual(stored);
     const [url, init] = fetchMock.mock.calls[0] ?? [];
-    expect(url).toBe('/api/messages');
+    expect(url).toBe('/api/chat');
     expect(init?.method).toBe('POST');
     expect(JSON.parse(String(init?.body))).toEqual({ matchId: 3, senderId: 7, content: 'Hello', clientId });
   });

@@ -1,6 +1,6 @@
 import { api } from '@shared/api';
 import { CHAT_TEXTS } from '@shared/constants';
-import { type Message, MessageSchema } from '@shared/schemas/messages';
+import { type Message, MessageSchema } from '@shared/schemas/chat';
 import { apiRequest, InvalidResponseError, isApiError } from '@/lib/api-client';
 import { AckError, AckTimeoutError, emitWithAck, getSocket } from '@/lib/socket';
 

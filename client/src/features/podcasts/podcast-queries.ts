@@ -4,15 +4,7 @@ import { PAGE_SIZES } from '@shared/schemas/common';
 import type { OpmlImportResult, PodcastSummary, UserPodcastEntry } from '@shared/schemas/podcasts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import {
-  allPagesQuery,
-  apiFetch,
-  apiRequest,
-  endpointQuery,
-  endpointUrl,
-  errorMessage,
-  InvalidResponseError,
-} from '@/lib/api-client';
+import { allPagesQuery, apiRequest, endpointQuery, errorMessage, uploadRequest } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 
 /** The OPML upload limit (the server refuses bigger files with 413). */
@@ -127,15 +119,7 @@ export function opmlErrorMessage(error: unknown): string {
 export function useImportOpml(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (file: File): Promise<OpmlImportResult> => {
-      const form = new FormData();
-      form.append('opml', file, file.name);
-      const url = endpointUrl(api.importOpml, { params: { userId } });
-      const data = await apiFetch(url, { method: 'POST', body: form });
-      const parsed = api.importOpml.response.safeParse(data);
-      if (!parsed.success) throw new InvalidResponseError(url, parsed.error);
-      return parsed.data;
-    },
+    mutationFn: (file: File): Promise<OpmlImportResult> => uploadRequest(api.importOpml, { params: { userId } }, file),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: libraryQuery(userId).queryKey });
     },

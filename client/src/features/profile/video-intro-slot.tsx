@@ -1,6 +1,6 @@
 import { Clapperboard } from 'lucide-react';
 import { Spinner } from '@/components/ui/spinner';
-import { VideoIntroPanel } from '@/components/video-intro/video-intro-panel';
+import { VideoIntroPanel } from '@/features/videos';
 import { useCurrentIntent, useCurrentUser } from '@/lib/user-queries';
 import { ProfileCard } from './profile-card';
 

@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
 import { Spinner } from '@/components/ui/spinner';
-import { AiVideoCard } from '@/components/video-intro/ai-video-card';
+import { AiVideoCard } from '@/features/videos';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { useSaveIntent, useUpdateCurrentUser } from '@/lib/user-queries';

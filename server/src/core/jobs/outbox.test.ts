@@ -61,6 +61,8 @@ describe('the job outbox', () => {
     queue = new JobQueue(redis);
     relay = new OutboxRelay(orm, queue, createLogger('outbox', 'silent')).start();
     avatars = new Queue(jobs.avatarGenerate.queue, { connection: redis });
+    // Its commands fail while Redis is stopped; an 'error' event nobody listens to would be thrown.
+    avatars.on('error', () => undefined);
   });
 
   afterAll(async () => {

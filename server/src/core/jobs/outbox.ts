@@ -6,7 +6,8 @@
 // row queues it again as a no-op.
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { type JobKey, type JobPayload, jobs } from '@shared/jobs';
-import { sql } from '../db/sql';
+import type { JobOutboxSchema } from '../db/entities';
+import { type RowOf, sql } from '../db/sql';
 import type { Logger } from '../logger';
 import type { JobQueue } from './job-queue';
 
@@ -44,13 +45,7 @@ const BATCH = 100;
 const POLL_MS = 1000;
 const MAX_BACKOFF_MS = 10_000;
 
-interface OutboxRow {
-  id: string;
-  job_key: JobKey;
-  job_id: string;
-  payload: unknown;
-  options: Omit<StageOptions, 'jobId'>;
-}
+type OutboxRow = Pick<RowOf<typeof JobOutboxSchema>, 'id' | 'job_key' | 'job_id' | 'payload' | 'options'>;
 
 /**
  * Queues what the outbox holds: at once when kicked after a commit, and every second in case a kick

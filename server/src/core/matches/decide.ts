@@ -7,40 +7,18 @@ import {
   type Intent,
   type MatchView,
   type PublicUser,
-  rooms,
   SPEC_DEMO_USERNAME,
 } from '@shared/index';
 import type { ArtworkUrls } from '../artwork/artwork-urls';
-import { blockedEitherWay, intArray, lockPair, sql } from '../db/sql';
+import type { MatchSchema } from '../db/entities';
+import { blockedEitherWay, intArray, lockPair, type RowOf, sql } from '../db/sql';
 import { stageJob } from '../jobs/outbox';
 import { type PodcastRow, toSharedPodcast } from '../presenters/podcast.presenter';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../presenters/user.presenter';
-import type { RealtimeEmitter } from '../realtime/emitter';
+import type { Publisher } from '../realtime/publisher';
 
 /** A `matches` row as stored: one per unordered pair (user1_id < user2_id) per intent. */
-export interface MatchRecord {
-  id: number;
-  user1_id: number;
-  user2_id: number;
-  intent: Intent;
-  match_percentage: number;
-  user1_liked: boolean;
-  user2_liked: boolean;
-  user1_acted: boolean;
-  user2_acted: boolean;
-  user1_favorite: boolean;
-  user2_favorite: boolean;
-  user1_seen_at: Date | null;
-  user2_seen_at: Date | null;
-  mutual_at: Date | null;
-  unmatched_at: Date | null;
-  created_at: Date;
-  /** The seq of the newest message (0: none); each send increments it under this row's lock. */
-  last_message_seq: number;
-  /** Up to which message seq each side has read (docs/chat.md). */
-  user1_read_seq: number;
-  user2_read_seq: number;
-}
+export type MatchRecord = RowOf<typeof MatchSchema>;
 
 /** Shared shows shown on a match (the contract's limit: MatchView.sharedPodcasts). */
 export const MATCH_SHARED_PODCASTS_MAX = 10;
@@ -340,11 +318,13 @@ export async function announceUnlessBlocked(em: EntityManager, a: number, b: num
 /**
  * Announces a pair that just became mutual: 'match:new' to both people (each their own view, every
  * tab), under the pair lock and unless blocked since (announceUnlessBlocked). `known` is a view
- * already loaded for one of them. Call it after the like committed, only when `becameMutual`.
+ * already loaded for one of them. Call it after the like committed, only when `becameMutual`. The one
+ * event sent straight through the publisher rather than a unit of work's effects: sent while the lock
+ * is held, so a block that follows cannot overtake it with its own 'match:removed'.
  */
 export async function announceMutualMatch(
   em: EntityManager,
-  emitter: RealtimeEmitter,
+  publisher: Publisher,
   artwork: ArtworkUrls,
   row: MatchRecord,
   known?: MatchView,
@@ -354,7 +334,7 @@ export async function announceMutualMatch(
     views.push(known?.user1Id === id ? known : await viewOf(em, row, id, artwork));
   }
   await announceUnlessBlocked(em, row.user1_id, row.user2_id, () => {
-    for (const view of views) emitter.to(rooms.user(view.user1Id)).emit('match:new', view);
+    for (const view of views) publisher.emit('match:new', view, { userId: view.user1Id });
   });
 }
 

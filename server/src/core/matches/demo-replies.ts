@@ -3,10 +3,10 @@
 // %, drawn once per pair and intent so that unliking and liking again cannot get another answer.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { willLikeBack } from '@shared/demo-like-back';
-import { type Intent, rooms } from '@shared/index';
+import type { Intent } from '@shared/index';
 import type { ArtworkUrls } from '../artwork/artwork-urls';
 import { sql } from '../db/sql';
-import type { RealtimeEmitter } from '../realtime/emitter';
+import type { Publisher } from '../realtime/publisher';
 import { announceMutualMatch, decide, type MatchRecord, unreadMatchCounts } from './decide';
 
 export { likeBackDraw, likeBackProbability, willLikeBack } from '@shared/demo-like-back';
@@ -48,7 +48,7 @@ export interface LikeBackInput {
  */
 export async function answerLike(
   em: EntityManager,
-  emitter: RealtimeEmitter,
+  publisher: Publisher,
   artwork: ArtworkUrls,
   { demoId, likerId, intent }: LikeBackInput,
 ): Promise<{ likedBack: boolean; mutual: boolean }> {
@@ -62,9 +62,9 @@ export async function answerLike(
   const result = await decide(em, demoId, likerId, intent, true, { onlyIfTheyLike: true });
   if (!result.ok) return { likedBack: false, mutual: false };
   if (result.becameMutual) {
-    await announceMutualMatch(em, emitter, artwork, result.row);
+    await announceMutualMatch(em, publisher, artwork, result.row);
     for (const userId of [demoId, likerId]) {
-      emitter.to(rooms.user(userId)).emit('badges:unread', { unreadMatches: await unreadMatchCounts(em, userId) });
+      publisher.emit('badges:unread', { unreadMatches: await unreadMatchCounts(em, userId) }, { userId });
     }
   }
   return { likedBack: true, mutual: result.becameMutual };

@@ -3,7 +3,8 @@
 // by version. See docs/matching.md ("Freshness").
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { sql } from '../db/sql';
+import type { MatchingModelSchema } from '../db/entities';
+import { type RowOf, sql } from '../db/sql';
 import type { Rarity } from './taste-vector';
 
 export interface MatchingModel {
@@ -43,16 +44,7 @@ const int32s = (buffer: Buffer): Int32Array => {
   return new Int32Array(copy);
 };
 
-interface ModelRow {
-  version: number;
-  users: number;
-  change_seq: string;
-  snapshot_at: Date;
-  finished_at: Date;
-  duration_ms: number;
-  podcast_ids: Buffer;
-  listeners: Buffer;
-}
+type ModelRow = RowOf<typeof MatchingModelSchema>;
 
 let cached: ModelView = EMPTY;
 

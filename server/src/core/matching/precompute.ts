@@ -4,7 +4,8 @@
 // match-score.ts under the current model (model.ts); see docs/matching.md.
 import { DeadlockException, type EntityManager } from '@mikro-orm/postgresql';
 import type { Intent } from '@shared/index';
-import { intArray, type Row, sql } from '../db/sql';
+import type { UserPodcastSchema } from '../db/entities';
+import { intArray, type Row, type RowOf, sql } from '../db/sql';
 import {
   ALL_INTENTS_MASK,
   CANDIDATE_SETTINGS,
@@ -44,12 +45,7 @@ interface CategoryColumns {
   category: string | null;
   categories: string[] | null;
 }
-interface PostingRow {
-  user_id: number;
-  podcast_id: number;
-  times_listened: number;
-  episode_count: number | null;
-}
+type PostingRow = Pick<RowOf<typeof UserPodcastSchema>, 'user_id' | 'podcast_id' | 'times_listened' | 'episode_count'>;
 interface UserIntent {
   user_id: number;
   intent: Intent;

@@ -1,4 +1,4 @@
-// ffmpeg and ffprobe as child processes (docs/video.md), shared by the server (checking uploads) and
+// ffmpeg and ffprobe as child processes (docs/videos.md), shared by the server (checking uploads) and
 // the worker (rendering, transcoding). Every call has a time limit and an abort signal, and kills
 // its child on either, so no ffmpeg outlives the job that started it.
 import { spawn } from 'node:child_process';

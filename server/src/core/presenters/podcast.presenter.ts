@@ -1,30 +1,20 @@
 import type { FeedSharedPodcast, PodcastSummary, UserPodcastEntry } from '@shared/index';
 import type { ArtworkUrls } from '../artwork/artwork-urls';
+import type { PodcastSchema, UserPodcastSchema } from '../db/entities';
+import type { RowOf } from '../db/sql';
 
 /** A podcast's columns as the queries select them (`p.id, p.name, p.creator, p.image_url`). */
-export interface PodcastRow {
-  id: number;
-  name: string;
-  creator: string | null;
-  image_url: string | null;
-}
+export type PodcastRow = Pick<RowOf<typeof PodcastSchema>, 'id' | 'name' | 'creator' | 'image_url'>;
+
+/** The library entries (user_podcasts joined with podcasts) as LibraryRow; add `where` and the rest. */
+export const LIBRARY_ENTRY_SELECT = `
+  select up.id, up.user_id, up.podcast_id, up.episode_count, up.last_listened, up.hidden, up.times_listened,
+         up.last_episode, up.source, p.name, p.creator, p.image_url, p.category
+  from user_podcasts up join podcasts p on p.id = up.podcast_id`;
 
 /** A row of user_podcasts joined with podcasts, as selected by the library queries. */
-export interface LibraryRow {
-  id: number;
-  user_id: number;
-  podcast_id: number;
-  episode_count: number | null;
-  last_listened: Date | null;
-  hidden: boolean;
-  times_listened: number;
-  last_episode: string | null;
-  source: 'spotify' | 'opml' | 'manual';
-  name: string;
-  creator: string | null;
-  image_url: string | null;
-  category: string | null;
-}
+export type LibraryRow = Omit<RowOf<typeof UserPodcastSchema>, 'created_at'> &
+  Pick<RowOf<typeof PodcastSchema>, 'name' | 'creator' | 'image_url' | 'category'>;
 
 /**
  * A show as the client shows it: its artwork as a signed image proxy URL, never the remote

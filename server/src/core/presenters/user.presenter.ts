@@ -1,31 +1,35 @@
 import { displayName, INTENT_INFO, type Intent, type PublicUser, type SelfUser } from '@shared/index';
-import type { User } from '../db/entities';
+import { identityOf, type User, type UserProfileSchema, type UserSchema } from '../db/entities';
+import type { LeftJoined, Prefixed, RowOf } from '../db/sql';
+
+const USER_COLUMNS = [
+  'id',
+  'display_name',
+  'profile_picture',
+  'video_intro_url',
+  'romantic_tagline',
+  'platonic_tagline',
+  'professional_tagline',
+] as const satisfies readonly (keyof RowOf<typeof UserSchema>)[];
+const PROFILE_COLUMNS = [
+  'display_name',
+  'tagline',
+  'profile_picture',
+  'video_intro_url',
+  'video_poster_url',
+] as const satisfies readonly (keyof RowOf<typeof UserProfileSchema>)[];
 
 /**
  * The columns a public presentation needs: the user as `u` joined with their profile for the
- * intent in view as `pr` (left join: `pr` may be missing).
+ * intent in view as `pr` (left join: `pr` may be missing), selected as `u_<column>` and `pr_<column>`.
  */
-export const PUBLIC_USER_COLUMNS = `u.id as u_id, u.display_name as u_display_name,
-  u.profile_picture as u_profile_picture, u.video_intro_url as u_video_intro_url,
-  u.romantic_tagline as u_romantic_tagline, u.platonic_tagline as u_platonic_tagline,
-  u.professional_tagline as u_professional_tagline,
-  pr.display_name as pr_display_name, pr.tagline as pr_tagline, pr.profile_picture as pr_profile_picture,
-  pr.video_intro_url as pr_video_intro_url, pr.video_poster_url as pr_video_poster_url`;
+export const PUBLIC_USER_COLUMNS = [
+  ...USER_COLUMNS.map((column) => `u.${column} as u_${column}`),
+  ...PROFILE_COLUMNS.map((column) => `pr.${column} as pr_${column}`),
+].join(', ');
 
-export interface PublicUserRow {
-  u_id: number;
-  u_display_name: string;
-  u_profile_picture: string | null;
-  u_video_intro_url: string | null;
-  u_romantic_tagline: string | null;
-  u_platonic_tagline: string | null;
-  u_professional_tagline: string | null;
-  pr_display_name: string | null;
-  pr_tagline: string | null;
-  pr_profile_picture: string | null;
-  pr_video_intro_url: string | null;
-  pr_video_poster_url: string | null;
-}
+export type PublicUserRow = Prefixed<'u_', Pick<RowOf<typeof UserSchema>, (typeof USER_COLUMNS)[number]>> &
+  Prefixed<'pr_', LeftJoined<Pick<RowOf<typeof UserProfileSchema>, (typeof PROFILE_COLUMNS)[number]>>>;
 
 /** The user's own tagline of each intent, used when their profile for it has none. */
 const USER_TAGLINE_COLUMN = {
@@ -56,8 +60,13 @@ export function toPublicUser(row: PublicUserRow, intent: Intent): PublicUser {
   };
 }
 
-/** What the owner sees of their own account: every intent's fields, still no password and no token. */
+/**
+ * What the owner sees of their own account: every intent's fields and what is linked (the linked
+ * identities are loaded with every user), still no password and no token.
+ */
 export function toSelfUser(user: User): SelfUser {
+  const spotify = identityOf(user, 'spotify');
+  const bluesky = identityOf(user, 'bluesky');
   return {
     id: user.id,
     displayName: user.displayName,
@@ -69,10 +78,10 @@ export function toSelfUser(user: User): SelfUser {
     professionalTagline: user.professionalTagline ?? null,
     videoIntroUrl: user.videoIntroUrl ?? null,
     username: user.username,
-    spotifyId: user.spotifyId ?? null,
-    spotifyConnected: Boolean(user.spotifyRefreshToken),
-    lastSpotifySync: user.lastSpotifySync?.toISOString() ?? null,
-    atpHandle: user.atpHandle ?? null,
+    spotifyId: spotify?.subject ?? null,
+    spotifyConnected: Boolean(spotify?.refreshToken),
+    lastSpotifySync: spotify?.syncedAt?.toISOString() ?? null,
+    atpHandle: bluesky?.handle ?? null,
     matchPreferences: { minMatchPercentage: user.matchPreferences?.minMatchPercentage ?? 0 },
     createdAt: user.createdAt.toISOString(),
     setupStep: user.setupStep ?? 0,

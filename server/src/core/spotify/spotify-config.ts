@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+/** Where Spotify sends the browser back (registered with Spotify as the redirect URI). */
+import { SPOTIFY_CALLBACK_PATH } from '@shared/api/spotify';
 import { z } from 'zod';
+import { parseEncryptionKey } from '../crypto/secret-box';
 import { parseSettings } from '../settings';
-import { parseTokenKey } from './token-crypto';
+
+export { SPOTIFY_CALLBACK_PATH };
 
 const SpotifyEnvSchema = z.object({
   SPOTIFY_CLIENT_ID: z.string().trim().min(1).optional(),
@@ -22,9 +26,10 @@ export interface SpotifyConfig {
   accountsUrl: string;
   apiUrl: string;
   /**
-   * 32-byte AES-256-GCM key for Spotify tokens at rest (TOKEN_ENCRYPTION_KEY), required whenever
+   * 32-byte AES-256-GCM key of secrets at rest (TOKEN_ENCRYPTION_KEY, core/crypto), required whenever
    * Spotify is configured, in every mode: a key anyone can read protects nothing. Without Spotify no
-   * token is ever stored, and this is a random key of this process.
+   * Spotify token is ever stored, and this is a random key of this process (config.ts requires it
+   * for a Bluesky web client too).
    */
   tokenKey: Buffer;
 }
@@ -40,7 +45,7 @@ export function loadSpotifyConfig(
   const configured = Boolean(e.SPOTIFY_CLIENT_ID);
   let tokenKey: Buffer;
   if (e.TOKEN_ENCRYPTION_KEY) {
-    tokenKey = parseTokenKey(e.TOKEN_ENCRYPTION_KEY);
+    tokenKey = parseEncryptionKey(e.TOKEN_ENCRYPTION_KEY);
   } else if (configured) {
     throw new Error(
       'Invalid configuration:\n  TOKEN_ENCRYPTION_KEY: required when SPOTIFY_CLIENT_ID is set (32 bytes, e.g. `openssl rand -base64 32`)',
@@ -52,7 +57,7 @@ export function loadSpotifyConfig(
     configured,
     clientId: e.SPOTIFY_CLIENT_ID ?? null,
     clientSecret: e.SPOTIFY_CLIENT_SECRET ?? null,
-    redirectUri: e.SPOTIFY_REDIRECT_URI ?? `http://localhost:${options.port}/api/spotify/callback`,
+    redirectUri: e.SPOTIFY_REDIRECT_URI ?? `http://localhost:${options.port}${SPOTIFY_CALLBACK_PATH}`,
     accountsUrl: trimSlash(e.SPOTIFY_ACCOUNTS_URL),
     apiUrl: trimSlash(e.SPOTIFY_API_URL),
     tokenKey,

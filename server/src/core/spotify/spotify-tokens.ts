@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { User } from '../db/entities';
+import { decryptSecret, encryptSecret, SecretDecryptError, secretOwner } from '../crypto/secret-box';
+import { identityOf, type User, type UserIdentity } from '../db/entities';
 import {
   refreshTokens,
   type SpotifyHttpOptions,
@@ -8,25 +9,32 @@ import {
   type TokenSource,
 } from './spotify-client';
 import type { SpotifyConfig } from './spotify-config';
-import { decryptToken, encryptToken, TokenDecryptError, tokenOwner } from './token-crypto';
 
-// A user's Spotify tokens live encrypted in users.spotify_access_token / spotify_refresh_token.
-// Nothing outside this module sees them in clear, and no presenter ever lists them.
+/** The associated data of a person's Spotify tokens (core/crypto): bound to that person. */
+export const spotifyOwner = (userId: number): Buffer => secretOwner(`user:${userId}`);
 
-export function storeTokens(user: User, tokens: SpotifyTokens, key: Buffer): void {
-  user.spotifyAccessToken = encryptToken(tokens.accessToken, key, tokenOwner(user.id));
-  user.spotifyRefreshToken = encryptToken(tokens.refreshToken, key, tokenOwner(user.id));
-  user.spotifyTokenExpiry = tokens.expiresAt;
+// A person's Spotify tokens live encrypted on their Spotify identity (user_identities, provider
+// 'spotify': access_token, refresh_token, expires_at). Nothing outside this module sees them in
+// clear, and no presenter ever lists them.
+
+/** The person's linked Spotify account, if any (it stays linked for sign-in after a disconnect). */
+export const spotifyIdentityOf = (user: User): UserIdentity | undefined => identityOf(user, 'spotify');
+
+export function storeTokens(identity: UserIdentity, tokens: SpotifyTokens, key: Buffer): void {
+  const owner = spotifyOwner(identity.user.id);
+  identity.accessToken = encryptSecret(tokens.accessToken, key, owner);
+  identity.refreshToken = encryptSecret(tokens.refreshToken, key, owner);
+  identity.expiresAt = tokens.expiresAt;
 }
 
-export function clearTokens(user: User): void {
-  user.spotifyAccessToken = null;
-  user.spotifyRefreshToken = null;
-  user.spotifyTokenExpiry = null;
+export function clearTokens(identity: UserIdentity): void {
+  identity.accessToken = null;
+  identity.refreshToken = null;
+  identity.expiresAt = null;
 }
 
 export function hasTokens(user: User): boolean {
-  return Boolean(user.spotifyRefreshToken);
+  return Boolean(spotifyIdentityOf(user)?.refreshToken);
 }
 
 /** Renew this long before the stored expiry, so a call does not start with a dying token. */
@@ -43,41 +51,42 @@ export function userTokenSource(
   config: Pick<SpotifyConfig, 'accountsUrl' | 'clientId' | 'clientSecret' | 'tokenKey'>,
   options: SpotifyHttpOptions = {},
 ): TokenSource {
+  const notConnected = () => new SpotifyReconnectError('Spotify is not connected. Connect Spotify first.');
   // Tokens that no longer decrypt (the key changed) are as good as revoked: ask for a reconnect.
-  const decrypt = async (value: string): Promise<string> => {
+  const decrypt = async (identity: UserIdentity, value: string): Promise<string> => {
     try {
-      return decryptToken(value, config.tokenKey, tokenOwner(user.id));
+      return decryptSecret(value, config.tokenKey, spotifyOwner(user.id));
     } catch (error) {
-      if (!(error instanceof TokenDecryptError)) throw error;
-      clearTokens(user);
+      if (!(error instanceof SecretDecryptError)) throw error;
+      clearTokens(identity);
       await em.flush();
       throw new SpotifyReconnectError('The stored Spotify access could not be read. Reconnect Spotify.');
     }
   };
   const refresh = async (): Promise<string> => {
-    if (!user.spotifyRefreshToken) throw new SpotifyReconnectError('Spotify is not connected. Connect Spotify first.');
+    const identity = spotifyIdentityOf(user);
+    if (!identity?.refreshToken) throw notConnected();
     let tokens: SpotifyTokens;
     try {
-      tokens = await refreshTokens(config, await decrypt(user.spotifyRefreshToken), options);
+      tokens = await refreshTokens(config, await decrypt(identity, identity.refreshToken), options);
     } catch (error) {
       if (error instanceof SpotifyReconnectError) {
-        clearTokens(user);
+        clearTokens(identity);
         await em.flush();
       }
       throw error;
     }
-    storeTokens(user, tokens, config.tokenKey);
+    storeTokens(identity, tokens, config.tokenKey);
     await em.flush();
     return tokens.accessToken;
   };
   return {
     async accessToken() {
-      if (!user.spotifyAccessToken || !user.spotifyRefreshToken) {
-        throw new SpotifyReconnectError('Spotify is not connected. Connect Spotify first.');
-      }
-      const expiry = user.spotifyTokenExpiry?.getTime() ?? 0;
+      const identity = spotifyIdentityOf(user);
+      if (!identity?.accessToken || !identity.refreshToken) throw notConnected();
+      const expiry = identity.expiresAt?.getTime() ?? 0;
       if (expiry - EARLY_REFRESH_MS <= Date.now()) return refresh();
-      return decrypt(user.spotifyAccessToken);
+      return decrypt(identity, identity.accessToken);
     },
     refresh,
   };

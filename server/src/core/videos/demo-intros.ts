@@ -6,7 +6,7 @@ import type { JobQueue } from '../jobs/job-queue';
 
 /**
  * Gives demo people a generated intro for each intent they appear in, in the background
- * (docs/video.md), so a fresh install's feeds play videos: once per person and intent (never again
+ * (docs/videos.md), so a fresh install's feeds play videos: once per person and intent (never again
  * after a project existed, whatever its outcome), only for people with a picture and a visible
  * podcast, at the lowest priorities so nobody's own video waits behind them (their current intent
  * first, then the others). `userIds` limits it to those people. Answers how many were queued.

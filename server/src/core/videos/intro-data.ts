@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AI_VIDEO_PODCASTS, displayName, type Intent } from '@shared/index';
 import { sql } from '../db/sql';
 
-/** What a generated intro shows of a person for one intent (docs/video.md), read in two queries. */
+/** What a generated intro shows of a person for one intent (docs/videos.md), read in two queries. */
 export interface IntroData {
   displayName: string;
   /** The intent profile's tagline, else the user's tagline for that intent. */

@@ -1,4 +1,4 @@
-// Video intro projects (docs/video.md), shared by the server (create, read) and the worker (stages,
+// Video intro projects (docs/videos.md), shared by the server (create, read) and the worker (stages,
 // completion). Rows are the source of truth for status: polling reads them, the socket pushes them.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -11,25 +11,12 @@ import {
   type VideoSource,
   type VideoStatusValue,
 } from '@shared/index';
-import { sql } from '../db/sql';
+import type { VideoIntroSchema } from '../db/entities';
+import { type RowOf, sql } from '../db/sql';
 import type { MediaStore } from '../media';
 
-export interface VideoProjectRow {
-  id: string;
-  user_id: number;
-  intent: Intent;
-  source: VideoSource;
-  status: VideoStatusValue;
-  progress: number;
-  match_percentage: number;
-  source_key: string | null;
-  video_key: string | null;
-  poster_key: string | null;
-  error_code: string | null;
-  completions: number;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A `video_intros` row as stored. */
+export type VideoProjectRow = RowOf<typeof VideoIntroSchema>;
 
 const UNFINISHED = `status not in ('completed', 'failed')`;
 

@@ -1,11 +1,15 @@
 // The person's own data (docs/privacy.md): "Download my data" and "Delete account".
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountExport, Intent } from '@shared/index';
-import { UserSchema } from '../../core/db/entities';
-import { blockedEitherWay, lockPairsOf, sql } from '../../core/db/sql';
+import type { AppDeps } from '../../app-deps';
+import { identityOf, type UserProfileSchema, UserSchema } from '../../core/db/entities';
+import { blockedEitherWay, lockPairsOf, type RowOf, sql } from '../../core/db/sql';
 import { MEDIA_URL_PREFIX, type MediaStore } from '../../core/media';
+import { deletePicture } from '../../core/media/pictures';
 import { toSelfUser } from '../../core/presenters/user.presenter';
+import type { Effects } from '../../core/realtime/effects';
 import { notFound } from '../../http/errors';
+import { revokeBluesky } from '../bluesky/bluesky.service';
 
 const iso = (value: Date | string | null) => (value == null ? null : new Date(value).toISOString());
 const isoOf = (value: Date | string) => new Date(value).toISOString();
@@ -21,14 +25,11 @@ export async function exportAccount(
 ): Promise<AccountExport> {
   const user = await em.findOne(UserSchema, userId);
   if (!user) throw notFound('User not found.');
-  const profiles = await sql<{
-    intent: Intent;
-    display_name: string | null;
-    tagline: string | null;
-    profile_picture: string | null;
-    video_intro_url: string | null;
-    active: boolean;
-  }>(em, 'select * from user_profiles where user_id = ? order by intent', [userId]);
+  const profiles = await sql<RowOf<typeof UserProfileSchema>>(
+    em,
+    'select * from user_profiles where user_id = ? order by intent',
+    [userId],
+  );
   const podcasts = await sql<{
     name: string;
     creator: string | null;
@@ -129,10 +130,12 @@ export async function exportAccount(
   }>(em, 'select created_at, expires_at, revoked_at, user_agent from sessions where user_id = ? order by created_at', [
     userId,
   ]);
+  const bluesky = identityOf(user, 'bluesky');
   return {
     exportedAt: new Date().toISOString(),
+    // The linked Spotify account is in here (spotifyId, spotifyConnected, lastSpotifySync).
     account: { ...toSelfUser(user), signUpMethod: user.signUpMethod },
-    bluesky: user.atpDid ? { did: user.atpDid, handle: user.atpHandle ?? null } : null,
+    bluesky: bluesky ? { did: bluesky.subject, handle: bluesky.handle ?? null } : null,
     profiles: profiles.map((p) => ({
       intent: p.intent,
       displayName: p.display_name,
@@ -204,6 +207,37 @@ export async function exportAccount(
   };
 }
 
+/**
+ * Deletes the account (deleteAccountRows) and then what lives outside the database: a linked
+ * Bluesky session is revoked at the person's server first (read from their identity), the other
+ * people's matches disappear live after the commit, then this person's tabs end, and their files
+ * go last.
+ */
+export async function deleteAccount(
+  deps: Pick<AppDeps, 'bluesky' | 'logger' | 'media'> & { effects: Effects },
+  em: EntityManager,
+  userId: number,
+): Promise<void> {
+  await revokeBluesky(deps, em, userId);
+  const deleted = await deleteAccountRows(em, userId);
+  for (const match of deleted.matches) {
+    deps.effects.emit(
+      'match:removed',
+      { matchId: match.id, intent: match.intent },
+      { userIds: [userId, match.otherId] },
+    );
+  }
+  deps.effects.pushBadges([...new Set(deleted.matches.map((m) => m.otherId))]);
+  deps.effects.endSessions(deleted.sessionIds, 'logout');
+  // Files last: a failure leaves an unreachable file (unguessable name), never a half-deleted person.
+  for (const url of deleted.mediaUrls) {
+    await deletePicture(deps.media, url).catch((error: unknown) =>
+      deps.logger.warn(`media of deleted account ${userId} not removed: ${(error as Error).message}`),
+    );
+  }
+  deps.logger.info(`account ${userId} deleted`);
+}
+
 export interface DeletedAccount {
   /** The live mutual matches that ended, for the 'match:removed' events. */
   matches: { id: number; intent: Intent; otherId: number }[];
@@ -213,15 +247,16 @@ export interface DeletedAccount {
 }
 
 /**
- * Deletes the person and everything of theirs: library, profiles, sessions, likes and matches (both
- * sides: the row is the pair's) with their messages, blocks, and their scores. Reports stay for their
+ * Deletes the person and everything of theirs: library, profiles, linked identities, sessions, likes
+ * and matches (both sides: the row is the pair's) with their messages, blocks, and their scores.
+ * Reports stay for their
  * retention period (docs/privacy.md, "Reports"): about them with the name and messages kept at the
  * time, by them without their id. It takes
  * the pair lock with everyone they have a match or block with first (as likes and blocks do, so
  * neither waits on the other's locks in the opposite order), then the user row: a like, message or
  * block racing this one either commits first (and is deleted with the rest) or finds nobody (404).
  */
-export async function deleteAccount(em: EntityManager, userId: number): Promise<DeletedAccount> {
+export async function deleteAccountRows(em: EntityManager, userId: number): Promise<DeletedAccount> {
   return em.transactional(async (tx) => {
     const others = await sql<{ id: number }>(
       tx,

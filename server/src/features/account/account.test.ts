@@ -62,7 +62,7 @@ describe('account: download my data, delete account', () => {
       [a, 'Hello from a'],
       [b, 'Hello from b'],
     ] as const) {
-      const res = await server.call('POST', '/api/messages', {
+      const res = await server.call('POST', '/api/chat', {
         token: me.token,
         body: { matchId, senderId: me.user.id, content: text },
       });
@@ -80,7 +80,12 @@ describe('account: download my data, delete account', () => {
       [a.user.id],
     );
     const did = `did:plc:${uniqueName('export')}`;
-    await sql(em(), 'update users set atp_did = ?, atp_handle = ? where id = ?', [did, 'a.example.com', a.user.id]);
+    await sql(
+      em(),
+      `insert into user_identities (user_id, provider, subject, handle, created_at, updated_at)
+       values (?, 'bluesky', ?, ?, now(), now())`,
+      [a.user.id, did, 'a.example.com'],
+    );
     const res = await server.call('GET', `/api/users/${a.user.id}/export`, { token: a.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="podmatch-data-\d+\.json"$/);
@@ -204,7 +209,7 @@ describe('account: download my data, delete account', () => {
     const calls = pairs.flatMap(({ a, b, matchId }, i) => [
       server.call('DELETE', `/api/users/${a.user.id}`, { token: a.token, body: { confirm: 'DELETE' } }),
       ...Array.from({ length: 3 }, () =>
-        server.call('POST', '/api/messages', {
+        server.call('POST', '/api/chat', {
           token: b.token,
           body: { matchId, senderId: b.user.id, content: 'still there?' },
         }),

@@ -1,9 +1,10 @@
-import { IMAGE_PROXY_PATH, ImageProxyQuerySchema } from '@shared/index';
+import { api } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { ImageProxy } from '../../core/artwork/image-proxy';
 import { renderPlaceholderSvg } from '../../core/artwork/placeholder';
-import { badRequest, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
+import { mount } from '../../http/route';
 
 /** Cache-Control of a fetched image, of the placeholder for a name alone, and of one standing in for a failed url. */
 const CACHE = {
@@ -24,17 +25,8 @@ const CACHE = {
 export function artworkRoutes(deps: Pick<AppDeps, 'config' | 'logger' | 'artwork'>): Router {
   const router = Router();
   const proxy = new ImageProxy(deps.config.imageProxy, deps.logger);
-  router.get(IMAGE_PROXY_PATH, async (req, res) => {
-    const parsed = ImageProxyQuerySchema.safeParse(req.query);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({
-        path: ['query', ...issue.path.map(String)].join('.'),
-        message: issue.message,
-      }));
-      const first = issues[0];
-      throw badRequest(first ? `Invalid ${first.path}: ${first.message}` : 'Invalid query.', issues);
-    }
-    const { url, name, sig } = parsed.data;
+  mount(router, api.artworkImage, async ({ query, res }) => {
+    const { url, name, sig } = query;
     if (url !== undefined && !deps.artwork.verify(url, name, sig)) throw notFound('No such image.');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // Nothing answered here is a document: an image opened directly must not run or load anything.

@@ -122,7 +122,9 @@ describe('GET /api/proxy/image', () => {
     for (const query of bad) {
       const res = await get(query);
       expect(res.status, query).toBe(400);
-      expect(res.json?.message, query).toMatch(/^Invalid query/);
+      // A sentence for people (as every endpoint's validation answers), with the field in `issues`.
+      expect(res.json?.message, query).toMatch(/^[A-Z].*\.$/);
+      expect(res.json?.issues?.[0]?.path, query).toMatch(/^query\./);
     }
   });
 });

@@ -3,7 +3,6 @@ import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { SessionSchema } from '../../core/db/entities';
 import { toSelfUser } from '../../core/presenters/user.presenter';
-import { endSessions } from '../../core/realtime/emitter';
 import { mount } from '../../http/route';
 import { devLoginAccount } from './dev-login.service';
 
@@ -16,7 +15,7 @@ export function authRoutes(deps: AppDeps): Router {
     mount(router, api.devLogin, async ({ body, req }) => {
       const { user, created } = await devLoginAccount(req.em, body.username);
       // Created: its portrait is queued from the outbox (staged with the account, auth.service).
-      if (created) await deps.outbox.relay();
+      if (created) req.effects.relayOutbox();
       const { token } = await deps.sessions.create(req.em, user.id, req.get('user-agent'));
       return { token, user: toSelfUser(user) };
     });
@@ -26,13 +25,13 @@ export function authRoutes(deps: AppDeps): Router {
   mount(router, api.logout, async ({ auth, req }) => {
     const session = await req.em.findOneOrFail(SessionSchema, auth.sessionId);
     const ended = await deps.sessions.revokeFamily(req.em, session);
-    endSessions(deps.emitter, ended, 'logout');
+    req.effects.endSessions(ended, 'logout');
     return { ok: true as const };
   });
 
   mount(router, api.logoutEverywhere, async ({ auth, req }) => {
     const ended = await deps.sessions.revokeAllOf(req.em, auth.userId);
-    endSessions(deps.emitter, ended, 'logout');
+    req.effects.endSessions(ended, 'logout');
     return { ok: true as const };
   });
 

@@ -1,5 +1,5 @@
 // Linking a Bluesky identity (docs/bluesky.md) against the AT Protocol stand-in
-// (server/src/test/atproto-stand-in.ts: PLC directory, handle resolver, PDS + OAuth server), with the
+// (server/src/test/bluesky-stand-in.ts: PLC directory, handle resolver, PDS + OAuth server), with the
 // real @atproto/oauth-client-node doing DPoP, PKCE and PAR. A browser is played by following the
 // redirects by hand: link -> the stand-in's authorize -> our callback -> /profile?bluesky_link=code.
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -7,9 +7,9 @@ import { BLUESKY_TEXTS, type LoginResponse } from '@shared/index';
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../../core/db/sql';
-import { AtprotoStandIn, standInDid } from '../../test/atproto-stand-in';
+import { AtprotoStandIn, standInDid } from '../../test/bluesky-stand-in';
 import { mutualPair } from '../../test/chat-flow';
-import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
+import { nextEvent, startTestServer, type TestServer, uniqueName } from '../../test/harness';
 
 const CALLBACK = 'http://127.0.0.1/api/bluesky/callback';
 
@@ -79,7 +79,11 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
         atp_oauth_session: string | null;
       }>(
         em(),
-        'select atp_did, atp_handle, atp_access_token, atp_refresh_token, atp_oauth_session from users where id = ?',
+        // The person's Bluesky identity under the names its columns had on `users`.
+        `select i.subject as atp_did, i.handle as atp_handle, i.access_token as atp_access_token,
+                i.refresh_token as atp_refresh_token, i.session as atp_oauth_session
+           from users u left join user_identities i on i.user_id = u.id and i.provider = 'bluesky'
+          where u.id = ?`,
         [userId],
       )
     )[0];
@@ -296,6 +300,30 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     expect((await row(second.user.id))?.atp_did).toBeNull();
   });
 
+  it('many profiles claiming one DID at once: one links it, the others get a 409, never a 5xx', async () => {
+    const people = await Promise.all(Array.from({ length: 12 }, () => server.login()));
+    const handle = handleOf('contested');
+    const codes: (string | null)[] = [];
+    for (const person of people) codes.push((await approve(person, handle)).searchParams.get('bluesky_link'));
+    const claims = await Promise.all(
+      people.map((person, i) =>
+        server.call('POST', `/api/users/${person.user.id}/bluesky/finish`, {
+          token: person.token,
+          body: { code: codes[i] },
+        }),
+      ),
+    );
+    const statuses = claims.map((c) => c.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(people.length - 1);
+    const holders = await sql<{ user_id: number }>(
+      em(),
+      `select user_id from user_identities where provider = 'bluesky' and subject = ?`,
+      [standInDid(handle)],
+    );
+    expect(holders).toEqual([{ user_id: people[statuses.indexOf(200)]?.user.id }]);
+  });
+
   it('a link approved in another browser than the one that started it creates nothing to claim', async () => {
     const me = await server.login();
     const start = await server.call('POST', `/api/users/${me.user.id}/bluesky/link`, {
@@ -370,8 +398,16 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     expect((await row(me.user.id))?.atp_handle).toBe(renamed);
 
     standIn.rename(did, handleOf('unclaimed'), { claims: false });
+    const socket = await server.socket(me.token);
+    const updated = nextEvent(socket, 'user:updated');
     const lost = await server.call('GET', `/api/users/${me.user.id}/bluesky`, { token: me.token });
     expect(lost.json).toMatchObject({ linked: true, handle: null, message: BLUESKY_TEXTS.handleLost });
+    // The badge goes in every tab too, and stays gone.
+    expect((await updated)[0]).toMatchObject({ atpHandle: null });
+    expect((await row(me.user.id))?.atp_handle).toBeNull();
+    const self = await server.call('GET', `/api/users/${me.user.id}`, { token: me.token });
+    expect(self.json.atpHandle).toBeNull();
+    socket.disconnect();
   });
 
   it('refreshes the tokens before they expire; a refused refresh ends the link', async () => {
@@ -403,8 +439,12 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     const handle = handleOf('unlink');
     expect((await link(me, handle)).status).toBe(200);
     const tokens = standIn.issued.filter((t) => t.sub === standInDid(handle)).at(-1);
+    const socket = await server.socket(me.token);
+    const updated = nextEvent(socket, 'user:updated');
     const res = await server.call('DELETE', `/api/users/${me.user.id}/bluesky`, { token: me.token });
     expect(res.status).toBe(200);
+    expect((await updated)[0]).toMatchObject({ atpHandle: null });
+    socket.disconnect();
     expect(standIn.wasRevoked(tokens?.refreshToken ?? '') || standIn.wasRevoked(tokens?.accessToken ?? '')).toBe(true);
     expect(await row(me.user.id)).toMatchObject({
       atp_did: null,

@@ -9,7 +9,7 @@ import { listMessages, toMessage } from './message.service';
 /**
  * Chat over REST (docs/chat.md). The same sends and read receipts exist over the socket
  * (chat.socket.ts); both go through ChatService. Who may call what: the access rules in
- * shared/src/api/messages.ts (`matchParty`; `matchSender` for the send, whose body names the match).
+ * shared/src/api/chat.ts (`matchParty`; `matchSender` for the send, whose body names the match).
  */
 export function chatRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -21,6 +21,7 @@ export function chatRoutes(deps: AppDeps): Router {
   mount(router, api.sendMessage, async ({ body, auth, req }) =>
     deps.chat.send(
       req.em,
+      req.effects,
       auth.userId,
       { matchId: body.matchId, content: body.content, clientId: body.clientId },
       clientAddress(req),
@@ -28,7 +29,7 @@ export function chatRoutes(deps: AppDeps): Router {
   );
 
   mount(router, api.markMessagesRead, async ({ match, body, auth, req }) =>
-    viewOf(req.em, await deps.chat.read(req.em, match, auth.userId, body.seq), auth.userId, deps.artwork),
+    viewOf(req.em, await deps.chat.read(req.em, req.effects, match, auth.userId, body.seq), auth.userId, deps.artwork),
   );
 
   return router;

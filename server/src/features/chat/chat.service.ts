@@ -1,34 +1,33 @@
 // What REST and socket share for chat: send and read receipts, each persisted and committed first,
-// then announced (docs/chat.md).
+// then announced through the caller's unit of work (docs/chat.md).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Message, rooms } from '@shared/index';
-import type { RealtimeEmitter } from '../../core/realtime/emitter';
+import type { Message } from '@shared/index';
+import type { Effects } from '../../core/realtime/effects';
 import type { RateLimits } from '../../http/rate-limits';
-import type { BadgePusher } from '../matches/badges.service';
 import type { MatchRecord } from '../matches/match.service';
 import { markRead, type SendInput, storeMessage } from './message.service';
 
 export class ChatService {
-  constructor(private readonly deps: { emitter: RealtimeEmitter; badges: BadgePusher; limits: RateLimits }) {}
+  constructor(private readonly deps: { limits: RateLimits }) {}
 
   /**
    * Sends as `senderId`: the rate limit (429), then the one-transaction store (404 for a match the
-   * sender may not see). A new message goes, after commit, to both people's rooms (every tab, the
-   * sender's other tabs too); a repeated clientId answers the stored message and announces nothing
-   * again, so each message reaches each tab once.
+   * sender may not see). A new message goes, once the request or socket event succeeded, to both
+   * people's rooms (every tab, the sender's other tabs too); a repeated clientId answers the stored
+   * message and announces nothing again, so each message reaches each tab once.
    */
-  async send(em: EntityManager, senderId: number, input: SendInput, ip?: string): Promise<Message> {
+  async send(em: EntityManager, effects: Effects, senderId: number, input: SendInput, ip?: string): Promise<Message> {
     await this.deps.limits.take('messages', { user: senderId, ip });
     const stored = await storeMessage(em, senderId, input);
     if (stored.created) {
-      this.deps.emitter.to([rooms.user(senderId), rooms.user(stored.recipientId)]).emit('message:new', stored.message);
+      effects.emit('message:new', stored.message, { senderId, recipientId: stored.recipientId });
       // Badges change only when a match turns unread (or read) for someone; most messages change
       // nothing there, and recomputing badges costs more than the send itself.
       const changed = [
         ...(stored.recipientBecameUnread ? [stored.recipientId] : []),
         ...(stored.senderReadMoved ? [senderId] : []),
       ];
-      if (changed.length > 0) this.deps.badges.pushUnread(...changed);
+      effects.pushBadges(changed, 'unread');
     }
     return stored.message;
   }
@@ -38,14 +37,22 @@ export class ChatService {
    * reader's other tabs) when the read seq moved, and refreshes the reader's badges when their
    * unread mark changed.
    */
-  async read(em: EntityManager, match: MatchRecord, readerId: number, seq: number): Promise<MatchRecord> {
+  async read(
+    em: EntityManager,
+    effects: Effects,
+    match: MatchRecord,
+    readerId: number,
+    seq: number,
+  ): Promise<MatchRecord> {
     const result = await markRead(em, match, readerId, seq);
     if (result.readMoved) {
-      this.deps.emitter
-        .to([rooms.user(result.row.user1_id), rooms.user(result.row.user2_id)])
-        .emit('message:read', { matchId: match.id, userId: readerId, seq: result.readSeq });
+      effects.emit(
+        'message:read',
+        { matchId: match.id, userId: readerId, seq: result.readSeq },
+        { userIds: [result.row.user1_id, result.row.user2_id] },
+      );
     }
-    if (result.changed) this.deps.badges.pushUnread(readerId);
+    if (result.changed) effects.pushBadges([readerId], 'unread');
     return result.row;
   }
 }

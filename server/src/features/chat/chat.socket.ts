@@ -14,7 +14,7 @@ import {
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Server, Socket } from 'socket.io';
 import type { Logger } from '../../core/logger';
-import type { RealtimeEmitter } from '../../core/realtime/emitter';
+import { type EffectSinks, Effects } from '../../core/realtime/effects';
 import { DATABASE_UNAVAILABLE, toErrorBody } from '../../http/error-handler';
 import { notFound, unauthorized } from '../../http/errors';
 import { parsePart } from '../../http/route';
@@ -26,12 +26,11 @@ import { liveMatchIds, livePartners } from './message.service';
 type ChatIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-export interface ChatSocketDeps {
+export interface ChatSocketDeps extends EffectSinks {
   orm: MikroORM;
   databaseOutage: { noticed(): void };
   chat: ChatService;
   sessions: SessionService;
-  emitter: RealtimeEmitter;
   logger: Logger;
 }
 
@@ -78,15 +77,15 @@ export class ChatRealtime {
 
   attach(socket: ChatSocket): void {
     socket.on('message:send', (payload, ack) =>
-      this.handle(socket, 'message:send', payload, ack, async (em, data, userId) => {
-        const message = await this.deps.chat.send(em, userId, data, socket.data.ip);
+      this.handle(socket, 'message:send', payload, ack, async (em, data, userId, effects) => {
+        const message = await this.deps.chat.send(em, effects, userId, data, socket.data.ip);
         this.learnMatch(socket, data.matchId);
         return message;
       }),
     );
     socket.on('message:read', (payload, ack) =>
-      this.handle(socket, 'message:read', payload, ack, async (em, data, userId) => {
-        await this.deps.chat.read(em, await visibleMatch(em, data.matchId, userId), userId, data.seq);
+      this.handle(socket, 'message:read', payload, ack, async (em, data, userId, effects) => {
+        await this.deps.chat.read(em, effects, await visibleMatch(em, data.matchId, userId), userId, data.seq);
         this.learnMatch(socket, data.matchId);
         return null;
       }),
@@ -107,7 +106,7 @@ export class ChatRealtime {
         'typing',
         payload,
         ack,
-        async (em, data, userId) => {
+        async (em, data, userId, effects) => {
           let match: Awaited<ReturnType<typeof visibleMatch>>;
           try {
             match = await visibleMatch(em, data.matchId, userId);
@@ -115,9 +114,11 @@ export class ChatRealtime {
             this.knownMatches.get(socket)?.ids.delete(data.matchId);
             throw error;
           }
-          this.deps.emitter
-            .to(rooms.user(otherOf(match, userId)))
-            .emit('typing', { matchId: match.id, userId, typing: data.typing });
+          effects.emit(
+            'typing',
+            { matchId: match.id, userId, typing: data.typing },
+            { recipientId: otherOf(match, userId) },
+          );
           return null;
         },
         async (data, userId) => {
@@ -156,7 +157,7 @@ export class ChatRealtime {
     event: E,
     payload: unknown,
     ack: unknown,
-    run: (em: EntityManager, data: ClientEventPayload<E>, userId: number) => Promise<T>,
+    run: (em: EntityManager, data: ClientEventPayload<E>, userId: number, effects: Effects) => Promise<T>,
     /** Runs before anything touches the database: false drops the event (ack `null`); may throw a 429. */
     gate?: (data: ClientEventPayload<E>, userId: number) => Promise<boolean>,
   ): void {
@@ -176,7 +177,11 @@ export class ChatRealtime {
           socket.disconnect(true);
           return;
         }
-        reply({ ok: true, data: await run(em, data, socket.data.userId) });
+        const effects = new Effects(this.deps);
+        const data_ = await run(em, data, socket.data.userId, effects);
+        // Only an event that succeeded tells anyone (as a request: core/realtime/effects.ts).
+        await effects.publish();
+        reply({ ok: true, data: data_ });
       } catch (error) {
         const answer = toAckError(error);
         if (answer.code === DATABASE_UNAVAILABLE) this.deps.databaseOutage.noticed();
@@ -249,7 +254,7 @@ export class ChatRealtime {
   private async announce(userId: number, online: boolean): Promise<void> {
     const partners = await livePartners(this.deps.orm.em.fork() as EntityManager, userId);
     if (partners.length === 0) return;
-    this.deps.emitter.to(partners.map((id) => rooms.user(id))).emit('presence', { userId, online });
+    this.deps.publisher.emit('presence', { userId, online }, { partnerIds: partners });
   }
 
   private track(work: Promise<void>): void {

@@ -90,13 +90,13 @@ describe('chat', () => {
       expect(long.json.message).toContain(CHAT_TEXTS.tooLong);
       expect((await sendRest(server, a, matchId, 'x'.repeat(LIMITS.messageMaxLength))).status).toBe(201);
       expect((await sendRest(server, a, matchId, 'hi', 'not-a-uuid')).status).toBe(400);
-      const extra = await server.call('POST', '/api/messages', {
+      const extra = await server.call('POST', '/api/chat', {
         token: a.token,
         body: { matchId, senderId: a.id, content: 'hi', seq: 99 },
       });
       expect(extra.status).toBe(400);
       // As the other person: 403, whoever the caller is.
-      const asOther = await server.call('POST', '/api/messages', {
+      const asOther = await server.call('POST', '/api/chat', {
         token: a.token,
         body: { matchId, senderId: b.id, content: 'I am b' },
       });

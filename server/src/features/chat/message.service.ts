@@ -3,20 +3,13 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Message } from '@shared/index';
-import { blockedEitherWay, sql } from '../../core/db/sql';
+import type { MessageSchema } from '../../core/db/entities';
+import { blockedEitherWay, type RowOf, sql } from '../../core/db/sql';
 import { conflict, notFound } from '../../http/errors';
 import { type MatchRecord, sideOf } from '../matches/match.service';
 
 /** A `messages` row as stored. */
-export interface MessageRow {
-  id: number;
-  match_id: number;
-  sender_id: number;
-  content: string;
-  seq: number;
-  client_id: string | null;
-  created_at: Date;
-}
+export type MessageRow = RowOf<typeof MessageSchema>;
 
 export function toMessage(row: MessageRow): Message {
   return {
@@ -48,17 +41,13 @@ export interface StoredMessage {
   recipientBecameUnread: boolean;
 }
 
-interface StoreOutcome {
+/** The row chat_store_message returns: the stored message's columns and what the send did. */
+type StoreOutcome = Pick<MessageRow, 'id' | 'seq' | 'client_id' | 'content' | 'created_at'> & {
   outcome: 'created' | 'existing' | 'not_found' | 'client_id_taken';
-  id: number;
-  seq: number;
-  client_id: string | null;
-  content: string;
-  created_at: Date;
   recipient_id: number;
   sender_unread_before: boolean;
   recipient_unread_before: boolean;
-}
+};
 
 /**
  * Stores a message in ONE round trip: the database function `chat_store_message`

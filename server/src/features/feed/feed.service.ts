@@ -1,5 +1,6 @@
-// The feed: one indexed read of the precomputed candidates (features/matching), filtered at read
-// time by intent activity, likes/passes, blocks and the viewer's minimum match %.
+// The feed: one indexed read of the precomputed candidates (core/matching), filtered at read
+// time by intent activity, likes/passes, blocks and the viewer's minimum match % (the conditions
+// live in core/access/feed-membership.ts, where the access rules ask them of one person).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   FEED_PAGE_SIZE,
@@ -9,8 +10,10 @@ import {
   INTENTS,
   type Intent,
 } from '@shared/index';
+import { pendingConditions, type Viewer } from '../../core/access';
 import type { ArtworkUrls } from '../../core/artwork/artwork-urls';
-import { blockedEitherWay, intArray, sql } from '../../core/db/sql';
+import type { FeedCandidateSchema } from '../../core/db/entities';
+import { intArray, type RowOf, sql } from '../../core/db/sql';
 import type { JobQueue } from '../../core/jobs/job-queue';
 import { recomputeUser } from '../../core/matching/precompute';
 import { type PodcastRow, toSharedPodcast } from '../../core/presenters/podcast.presenter';
@@ -20,33 +23,7 @@ import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../../cor
 export const LOW_WATERMARK = 10;
 export const REFRESH_AFTER_MS = 10 * 60_000;
 
-export interface Viewer {
-  id: number;
-  intent: Intent;
-  minMatchPercentage: number;
-  computedAt: Date | null;
-}
-
-export async function loadViewer(em: EntityManager, userId: number): Promise<Viewer | null> {
-  const [row] = await sql<{
-    intent: Intent;
-    match_preferences: string | { minMatchPercentage?: number } | null;
-    computed_at: Date | null;
-  }>(
-    em,
-    `select u.intent, u.match_preferences, r.computed_at
-       from users u left join feed_candidate_runs r on r.user_id = u.id where u.id = ?`,
-    [userId],
-  );
-  if (!row) return null;
-  const prefs = typeof row.match_preferences === 'string' ? JSON.parse(row.match_preferences) : row.match_preferences;
-  return {
-    id: userId,
-    intent: row.intent,
-    minMatchPercentage: Math.max(0, Math.min(100, Number(prefs?.minMatchPercentage ?? 0) || 0)),
-    computedAt: row.computed_at ? new Date(row.computed_at) : null,
-  };
-}
+export { loadViewer, type Viewer } from '../../core/access';
 
 /**
  * Makes sure the viewer has a computed candidate list. A user the precompute never saw (new
@@ -59,22 +36,7 @@ export async function ensureComputed(em: EntityManager, viewer: Viewer): Promise
   viewer.computedAt = new Date();
 }
 
-/** Conditions shared by the feed and the counts; `$intent` is a column or a bound value. */
-function pendingConditions(intentExpr: string): string {
-  // Equalities on whole index keys only (no OR), so each check is one index probe.
-  return `fc.user_id = ? and fc.score >= ?
-    and not exists (select 1 from matches m
-          where m.user1_id = least(fc.user_id, fc.candidate_id) and m.user2_id = greatest(fc.user_id, fc.candidate_id)
-            and m.intent = ${intentExpr}
-            and case when m.user1_id = fc.user_id then m.user1_acted else m.user2_acted end)
-    and not ${blockedEitherWay('fc.user_id', 'fc.candidate_id')}`;
-}
-
-interface FeedRow extends PublicUserRow {
-  candidate_id: number;
-  score: number;
-  shared_podcast_ids: number[];
-}
+type FeedRow = PublicUserRow & Pick<RowOf<typeof FeedCandidateSchema>, 'candidate_id' | 'score' | 'shared_podcast_ids'>;
 
 export async function feedFor(
   em: EntityManager,
@@ -107,20 +69,6 @@ export async function feedFor(
     },
     sharedPodcasts: shared.get(row.candidate_id) ?? [],
   }));
-}
-
-/** Whether `candidateId` is in the viewer's feed of this intent right now (the `viewer` access rule). */
-export async function feedContains(em: EntityManager, viewerId: number, candidateId: number, intent: Intent) {
-  const viewer = await loadViewer(em, viewerId);
-  if (!viewer) return false;
-  const [row] = await sql(
-    em,
-    `select 1 from feed_candidates fc
-       join user_profiles pr on pr.user_id = fc.candidate_id and pr.intent = ? and pr.active
-      where fc.candidate_id = ? and ${pendingConditions('?')}`,
-    [intent, candidateId, viewer.id, viewer.minMatchPercentage, intent],
-  );
-  return row !== undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { api, type HealthResponse, WORKER_HEARTBEAT } from '@shared/index';
 import { type Request, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
+import { mount } from '../../http/route';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -35,7 +36,7 @@ async function timed<T>(
 /** Public: whether the database, Redis and at least one worker are alive; the parts to operators. */
 export function healthRoutes(deps: AppDeps): Router {
   const router = Router();
-  router.get(api.health.path, async (req, res) => {
+  mount(router, api.health, async ({ req, res }) => {
     const [database, redis, workers] = await Promise.all([
       timed(async () => {
         const check = await deps.orm.checkConnection();
@@ -62,8 +63,8 @@ export function healthRoutes(deps: AppDeps): Router {
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
     };
     res.setHeader('Cache-Control', 'no-store');
-    const shown = isOperator(req, deps.config.healthToken) ? body : { ok: body.ok };
-    res.status(body.ok ? 200 : 503).json(api.health.response.parse(shown));
+    if (!body.ok) res.status(503);
+    return isOperator(req, deps.config.healthToken) ? body : { ok: body.ok };
   });
   return router;
 }

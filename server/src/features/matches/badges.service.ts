@@ -1,8 +1,8 @@
 // Badge counts (feed per intent, unread matches per intent), pushed to `user:{id}` on change.
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { type BadgeCounts, INTENTS, type Intent, rooms } from '@shared/index';
+import { type BadgeCounts, INTENTS, type Intent } from '@shared/index';
 import type { Logger } from '../../core/logger';
-import type { RealtimeEmitter } from '../../core/realtime/emitter';
+import type { Publisher } from '../../core/realtime/publisher';
 import { ensureComputed, feedCountsFor, loadViewer } from '../feed/feed.service';
 import { unreadMatchCounts } from './match.service';
 
@@ -32,7 +32,7 @@ export class BadgePusher {
   private readonly running = new Map<number, BadgeKind | null>();
   private readonly waiters: (() => void)[] = [];
 
-  constructor(private readonly deps: { orm: MikroORM; emitter: RealtimeEmitter; logger: Logger }) {}
+  constructor(private readonly deps: { orm: MikroORM; publisher: Publisher; logger: Logger }) {}
 
   push(...userIds: number[]): void {
     this.request(userIds, 'full');
@@ -60,11 +60,9 @@ export class BadgePusher {
   private async run(userId: number, kind: BadgeKind): Promise<void> {
     try {
       const em = this.deps.orm.em.fork();
-      if (kind === 'full') this.deps.emitter.to(rooms.user(userId)).emit('badges:update', await badgesFor(em, userId));
-      else {
-        const unreadMatches = await unreadMatchCounts(em, userId);
-        this.deps.emitter.to(rooms.user(userId)).emit('badges:unread', { unreadMatches });
-      }
+      if (kind === 'full') this.deps.publisher.emit('badges:update', await badgesFor(em, userId), { userId });
+      else
+        this.deps.publisher.emit('badges:unread', { unreadMatches: await unreadMatchCounts(em, userId) }, { userId });
     } catch (error) {
       this.deps.logger.warn(`badges not pushed to user ${userId}: ${(error as Error).message}`);
     }

@@ -96,7 +96,7 @@ describe('demo people', () => {
       (job) => job?.name === jobs.demoLikeBack.name && job.data.demoId === demoId && job.data.likerId === likerId,
     );
   const answer = (demo: Person, liker: Person) =>
-    answerLike(em.fork() as EntityManager, server.running.deps.emitter, server.running.deps.artwork, {
+    answerLike(em.fork() as EntityManager, server.running.deps.publisher, server.running.deps.artwork, {
       demoId: demo.id,
       likerId: liker.id,
       intent: 'romantic',

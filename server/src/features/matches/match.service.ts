@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Intent, MatchView, ReportBody } from '@shared/index';
 import { UNDO_PASS_SERVER_WINDOW_SECONDS } from '@shared/index';
 import type { Redis } from 'ioredis';
+import { findVisibleMatch } from '../../core/access';
 import type { ArtworkUrls } from '../../core/artwork/artwork-urls';
 import { blockedEitherWay, lockPair, sql } from '../../core/db/sql';
 import {
@@ -17,7 +18,6 @@ import {
 } from '../../core/matches/decide';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../../core/presenters/user.presenter';
 import { conflict, notFound } from '../../http/errors';
-import { feedContains } from '../feed/feed.service';
 
 export {
   announceMutualMatch,
@@ -35,49 +35,10 @@ export {
 } from '../../core/matches/decide';
 
 /**
- * The `decisionTarget` rule: whom a person may like or pass in `intent` (docs/auth.md, "Likes and
- * passes"). Checked before the like's transaction, which re-checks activity and blocks under the
- * pair lock: a feed that changes in between lets through only someone the actor saw a moment ago.
- * Someone in their feed
- * of that intent, or someone they already decided on there (a live mutual match, or a retry of their
- * own like or pass). Anyone else does not exist for them. Not "anyone who liked them": over HTTP that
- * would turn a pass into a test of who liked you, which a like that is not mutual never tells.
- */
-export async function mayDecideOn(em: EntityManager, actorId: number, targetId: number, intent: Intent) {
-  // The feed first: a person leaves the feed (a recompute drops them) only after the actor's own
-  // decision committed, so a read that misses them in the feed then finds that decision.
-  if (await feedContains(em, actorId, targetId, intent)) return true;
-  const [own] = await sql(
-    em,
-    `select 1 from matches m
-      where m.user1_id = least(?::int, ?::int) and m.user2_id = greatest(?::int, ?::int) and m.intent = ?
-        and case when m.user1_id = ? then m.user1_acted else m.user2_acted end`,
-    [actorId, targetId, actorId, targetId, intent, actorId],
-  );
-  return own !== undefined;
-}
-
-/**
- * The `reportTarget` rule: has `userId` come across `otherId` at all? In their candidates (the feed,
- * any intent, either way round), a match row of the two in any state, or a block of theirs. Nobody
- * reports (or makes moderators read about) ids they never saw.
- */
-export async function hasComeAcross(em: EntityManager, userId: number, otherId: number) {
-  const [row] = await sql<{ known: boolean }>(
-    em,
-    `select exists (select 1 from feed_candidates where (user_id = ? and candidate_id = ?) or (user_id = ? and candidate_id = ?))
-         or exists (select 1 from matches where user1_id = least(?::int, ?::int) and user2_id = greatest(?::int, ?::int))
-         or exists (select 1 from blocks where blocker_id = ? and blocked_id = ?) as known`,
-    [userId, otherId, otherId, userId, userId, otherId, userId, otherId, userId, otherId],
-  );
-  return row?.known === true;
-}
-
-/**
  * A like or pass by `actorId` (core/matches/decide.ts), with refusals as HTTP errors: 404 for a
  * target that is gone, inactive in the intent or blocked either way (one answer, so nobody learns
  * which), 409 once unmatched. Whom the actor may target at all is the endpoint's access rule
- * (`decisionTarget`: mayDecideOn), checked before.
+ * (`decisionTarget`: mayDecideOn in core/access), checked before.
  */
 export async function decide(
   em: EntityManager,
@@ -142,19 +103,11 @@ export async function undoPass(
 const DELETE_IF_EQUAL = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /**
- * The `matchParty` rule (shared/src/api/endpoint.ts): a mutual, live match the viewer is a party
- * of, with no block either way. Anything else, a like that is not mutual included, is reported as
- * not found, so nobody learns who liked them or whether a match id exists.
+ * The match as the `matchParty` rule finds it (core/access), for the chat socket, whose events
+ * carry a match id but pass no access rule: anything else is not found.
  */
 export async function visibleMatch(em: EntityManager, matchId: number, viewerId: number): Promise<MatchRecord> {
-  const [row] = await sql<MatchRecord>(
-    em,
-    `select m.* from matches m
-      where m.id = ? and (m.user1_id = ? or m.user2_id = ?)
-        and m.mutual_at is not null and m.unmatched_at is null
-        and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}`,
-    [matchId, viewerId, viewerId],
-  );
+  const row = await findVisibleMatch(em, matchId, viewerId);
   if (!row) throw notFound('Match not found.');
   return row;
 }

@@ -361,7 +361,7 @@ describe('matches under load', () => {
         },
       );
       const send = (from: Person, matchId: number, text: string) =>
-        server.call('POST', '/api/messages', {
+        server.call('POST', '/api/chat', {
           token: from.token,
           body: { matchId, senderId: from.id, content: text, clientId: crypto.randomUUID() },
         });

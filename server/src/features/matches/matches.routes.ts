@@ -1,5 +1,5 @@
-import { api, type Intent, rooms } from '@shared/index';
-import { Router } from 'express';
+import { api, type Intent } from '@shared/index';
+import { type Request, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { replyDelayMs } from '../../core/matches/demo-replies';
 import { badRequest } from '../../http/errors';
@@ -26,10 +26,10 @@ import {
  */
 export function matchesRoutes(deps: AppDeps): Router {
   const router = Router();
-  // Everything below runs after the change is committed (each statement autocommits or the
-  // transaction in the service has ended), so listeners never see state the database does not have.
-  const removed = (userIds: number[], matchId: number, intent: Intent) =>
-    deps.emitter.to(userIds.map((id) => rooms.user(id))).emit('match:removed', { matchId, intent });
+  // Events, badges and relays go on the request's unit of work (req.effects), carried out once the
+  // handler succeeded: listeners never see state the database does not have.
+  const removed = (req: Request, userIds: number[], matchId: number, intent: Intent) =>
+    req.effects.emit('match:removed', { matchId, intent }, { userIds });
 
   mount(router, api.listMatches, async ({ params, query, req }) =>
     listMatches(
@@ -50,14 +50,15 @@ export function matchesRoutes(deps: AppDeps): Router {
   // The caller (user1Id, the access rule) sets only their own flag; the server orders the pair and scores it.
   mount(router, api.createMatch, async ({ body, auth, req }) => {
     // A demo person (other than SPEC's one) answers later, as a person would (docs/matches.md): the
-    // answer is staged with the like (the job outbox) and relayed after the commit.
+    // answer is staged with the like (the job outbox) and relayed once the request succeeded.
     const result = await decide(req.em, auth.userId, body.user2Id, body.intent, body.user1Liked, {
       demoReplyDelayMs: replyDelayMs(deps.config.demoReplyDelay),
     });
-    if (result.demoRepliesLater) await deps.outbox.relay();
+    if (result.demoRepliesLater) req.effects.relayOutbox();
     const view = await viewOf(req.em, result.row, auth.userId, deps.artwork);
-    if (result.becameMutual) await announceMutualMatch(req.em, deps.emitter, deps.artwork, result.row, view);
-    deps.badges.push(auth.userId, ...(result.becameMutual ? [result.otherId] : []));
+    // Announced under the pair lock, not with req.effects: a block must not overtake it (decide.ts).
+    if (result.becameMutual) await announceMutualMatch(req.em, deps.publisher, deps.artwork, result.row, view);
+    req.effects.pushBadges([auth.userId, ...(result.becameMutual ? [result.otherId] : [])]);
     if (!body.user1Liked) await rememberPass(deps.redis, auth.userId, body.user2Id, body.intent, result.row.id);
     return { ...view, instantDemoMatch: result.instantDemoMatch };
   });
@@ -65,7 +66,7 @@ export function matchesRoutes(deps: AppDeps): Router {
   // Only the caller's own most recent pass, while it is recent and still a pass; otherwise 404.
   mount(router, api.undoPass, async ({ body, auth, req }) => {
     await undoPass(req.em, deps.redis, auth.userId, body.userId, body.intent);
-    deps.badges.push(auth.userId);
+    req.effects.pushBadges([auth.userId]);
     return { ok: true as const };
   });
 
@@ -77,7 +78,7 @@ export function matchesRoutes(deps: AppDeps): Router {
   // Clears the caller's unread badge for it.
   mount(router, api.markMatchSeen, async ({ match, auth, req }) => {
     const view = await viewOf(req.em, await markSeen(req.em, match, auth.userId), auth.userId, deps.artwork);
-    deps.badges.push(auth.userId);
+    req.effects.pushBadges([auth.userId]);
     return view;
   });
 
@@ -85,8 +86,8 @@ export function matchesRoutes(deps: AppDeps): Router {
   mount(router, api.unmatch, async ({ match, req }) => {
     const updated = await unmatch(req.em, match);
     const parties = [updated.user1_id, updated.user2_id];
-    removed(parties, updated.id, updated.intent);
-    deps.badges.push(...parties);
+    removed(req, parties, updated.id, updated.intent);
+    req.effects.pushBadges(parties);
     return { ok: true as const };
   });
 
@@ -94,8 +95,8 @@ export function matchesRoutes(deps: AppDeps): Router {
   mount(router, api.blockUser, async ({ body, auth, req }) => {
     if (body.userId === auth.userId) throw badRequest('You cannot block yourself.');
     const hidden = await block(req.em, auth.userId, body.userId);
-    for (const row of hidden) removed([auth.userId, body.userId], row.id, row.intent);
-    deps.badges.push(auth.userId, body.userId);
+    for (const row of hidden) removed(req, [auth.userId, body.userId], row.id, row.intent);
+    req.effects.pushBadges([auth.userId, body.userId]);
     return { ok: true as const };
   });
 

@@ -493,7 +493,7 @@ describe('matches', () => {
     const [a, b, matchId] = await mutual();
     await server.call('PUT', `/api/users/${b.id}`, { token: b.token, body: { displayName: 'Harasser Name' } });
     const send = (from: Person, content: string) =>
-      server.call('POST', '/api/messages', {
+      server.call('POST', '/api/chat', {
         token: from.token,
         body: { matchId, senderId: from.id, content, clientId: crypto.randomUUID() },
       });

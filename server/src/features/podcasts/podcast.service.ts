@@ -1,18 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIBRARY_LIMITS } from '@shared/index';
+import { findOwnEntry } from '../../core/access';
 import { PODCAST_MERGE_LOCK, storableText } from '../../core/db/entities';
 import { intArray, sql } from '../../core/db/sql';
 import { stageJob } from '../../core/jobs/outbox';
-import type { LibraryRow, PodcastRow } from '../../core/presenters/podcast.presenter';
+import { LIBRARY_ENTRY_SELECT, type LibraryRow, type PodcastRow } from '../../core/presenters/podcast.presenter';
 import type { OpmlFeed } from './opml';
 
 /** The advisory-lock key space of per-person library writes (the second key is the user id). */
 const LIBRARY_LOCK_SPACE = 7_300_001;
-
-const LIBRARY_SELECT = `
-  select up.id, up.user_id, up.podcast_id, up.episode_count, up.last_listened, up.hidden, up.times_listened,
-         up.last_episode, up.source, p.name, p.creator, p.image_url, p.category
-  from user_podcasts up join podcasts p on p.id = up.podcast_id`;
 
 // These answer rows; the routes present them (toUserPodcastEntry, with the artwork URLs signed).
 
@@ -20,17 +16,11 @@ const LIBRARY_SELECT = `
 export async function listLibrary(em: EntityManager, userId: number, page: { limit: number; offset: number }) {
   return sql<LibraryRow>(
     em,
-    `${LIBRARY_SELECT} where up.user_id = ?
+    `${LIBRARY_ENTRY_SELECT} where up.user_id = ?
      order by up.times_listened desc, p.name asc, up.id asc
      limit ? offset ?`,
     [userId, page.limit, page.offset],
   );
-}
-
-/** One entry, only if it belongs to this user (others get nothing, not even its existence). */
-export async function findOwnEntry(em: EntityManager, entryId: number, userId: number): Promise<LibraryRow | null> {
-  const rows = await sql<LibraryRow>(em, `${LIBRARY_SELECT} where up.id = ? and up.user_id = ?`, [entryId, userId]);
-  return rows[0] ?? null;
 }
 
 export async function setHidden(em: EntityManager, entryId: number, userId: number, hidden: boolean) {

@@ -30,12 +30,12 @@ export function podcastsRoutes(deps: AppDeps): Router {
    * committed together (the job outbox), then relayed to the queue.
    */
   const changeLibrary = async <T>(req: Request, userId: number, change: (tx: EntityManager) => Promise<T>) => {
-    const result = await req.em.transactional(async (tx) => {
+    const result = await req.effects.transactional(req.em, async (tx) => {
       const changed = await change(tx);
       if (changed) await stageJob(tx, 'matchesRecompute', { scope: 'user', userId });
       return changed;
     });
-    await deps.outbox.relay();
+    req.effects.relayOutbox();
     return result;
   };
   const present = (row: LibraryRow) => toUserPodcastEntry(row, deps.artwork);
@@ -75,7 +75,7 @@ export function podcastsRoutes(deps: AppDeps): Router {
       }
       // The feed reads and the recompute commit with the entries (the job outbox).
       const result = await importFeeds(req.em, params.userId, parsed.feeds);
-      await deps.outbox.relay();
+      req.effects.relayOutbox();
       return {
         feeds: parsed.feeds.length,
         added: result.added,

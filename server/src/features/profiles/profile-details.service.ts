@@ -9,13 +9,14 @@ import {
   type ProfileDetails,
   type RecentListen,
 } from '@shared/index';
+import { liveMutualMatch } from '../../core/access';
 import type { ArtworkUrls } from '../../core/artwork/artwork-urls';
 import { sql } from '../../core/db/sql';
 import { storedScore } from '../../core/matches/decide';
 import { type PodcastRow, toSharedPodcast } from '../../core/presenters/podcast.presenter';
 import { toPublicUser } from '../../core/presenters/user.presenter';
 import { sharedPodcastsWith } from '../matches/match.service';
-import { liveMutualMatch, publicUserRow } from '../users/user.service';
+import { publicUserRow } from '../users/user.service';
 
 /** The pair's live mutual match in the intent, and the match %: the match's, else the stored score. */
 async function matchBetween(em: EntityManager, viewerId: number, userId: number, intent: Intent) {
@@ -84,9 +85,9 @@ export async function profileDetails(
   // A verified handle links to a real public profile: matches see it, people in the feed do not.
   const [linked] =
     self || pair.match
-      ? await sql<{ atp_handle: string | null; atp_did: string | null }>(
+      ? await sql<{ handle: string | null; did: string }>(
           em,
-          'select atp_handle, atp_did from users where id = ?',
+          `select handle, subject as did from user_identities where user_id = ? and provider = 'bluesky'`,
           [userId],
         )
       : [];
@@ -103,6 +104,6 @@ export async function profileDetails(
       podcasts: (shared?.podcasts ?? []).slice(0, commonPodcastsShown(count, pair.matchPercentage)),
       count,
     },
-    bluesky: linked?.atp_handle && linked.atp_did ? { handle: linked.atp_handle, did: linked.atp_did } : null,
+    bluesky: linked?.handle ? { handle: linked.handle, did: linked.did } : null,
   };
 }

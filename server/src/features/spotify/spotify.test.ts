@@ -1,18 +1,23 @@
 import { wrap } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { SPOTIFY_CONNECT_TEXTS, SPOTIFY_SIGN_IN_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PodcastSchema, UserPodcastSchema, UserSchema } from '../../core/db/entities';
-import { decryptToken, TokenDecryptError, tokenOwner } from '../../core/spotify/token-crypto';
-import { startTestServer, type TestServer, uniqueName } from '../../test/harness';
+import { decryptSecret, SecretDecryptError } from '../../core/crypto/secret-box';
+import { PodcastSchema, UserIdentitySchema, UserPodcastSchema, UserSchema } from '../../core/db/entities';
+import type { SpotifyProfile } from '../../core/spotify/spotify-client';
+import { spotifyOwner } from '../../core/spotify/spotify-tokens';
+import { nextEvent, startTestServer, type TestServer, uniqueName } from '../../test/harness';
 import {
   connectSpotify,
   connectTicket,
   freePort,
   signInWithSpotify,
+  spotifyLinkOf,
   spotifyServerEnv,
   TestBrowser,
 } from '../../test/spotify-flow';
 import { makeShow, SpotifyStandIn } from '../../test/spotify-stand-in';
+import { findOrCreateSpotifyUser } from './spotify.service';
 
 /** No answer of ours may contain a Spotify token (or its encrypted form). */
 function expectNoSecrets(text: string, standIn: SpotifyStandIn, stored: (string | null | undefined)[] = []) {
@@ -99,20 +104,25 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     // The state cookie and the sign-in cookie are both gone after the exchange.
     expect(browser.cookies.size).toBe(0);
 
-    const user = await em().findOneOrFail(UserSchema, login.user.id);
+    const user = await spotifyLinkOf(em(), login.user.id);
     expect(user.spotifyAccessToken).toMatch(/^v2\./);
     const key = server.running.deps.config.spotify.tokenKey;
-    const owner = tokenOwner(user.id);
-    expect(standIn.issuedTokens()).toContain(decryptToken(user.spotifyAccessToken ?? '', key, owner));
-    expect(standIn.issuedTokens()).toContain(decryptToken(user.spotifyRefreshToken ?? '', key, owner));
+    const owner = spotifyOwner(user.id);
+    expect(standIn.issuedTokens()).toContain(decryptSecret(user.spotifyAccessToken ?? '', key, owner));
+    expect(standIn.issuedTokens()).toContain(decryptSecret(user.spotifyRefreshToken ?? '', key, owner));
     // Bound to this user: the same ciphertext on anyone else's row does not decrypt.
-    expect(() => decryptToken(user.spotifyAccessToken ?? '', key, tokenOwner(user.id + 1))).toThrow(TokenDecryptError);
+    expect(() => decryptSecret(user.spotifyAccessToken ?? '', key, spotifyOwner(user.id + 1))).toThrow(
+      SecretDecryptError,
+    );
     expectNoSecrets(exchangeText, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
-    // Hidden from every serialization of the entity.
-    const serialized = { toJSON: JSON.stringify(user), toObject: JSON.stringify(wrap(user).toObject()) };
+    // Hidden from every serialization of the entity (the user, loaded with their linked identities).
+    const entity = await em().findOneOrFail(UserSchema, login.user.id);
+    const serialized = { toJSON: JSON.stringify(entity), toObject: JSON.stringify(wrap(entity).toObject()) };
     for (const [how, text] of Object.entries(serialized)) {
+      expect(text, how).toContain(accountId);
       expect(text, how).not.toContain('spotifyAccessToken');
       expect(text, how).not.toContain('spotifyRefreshToken');
+      expect(text, how).not.toMatch(/accessToken|refreshToken|"session"/);
       expectNoSecrets(text, standIn, [user.spotifyAccessToken, user.spotifyRefreshToken]);
     }
 
@@ -160,7 +170,7 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect(late.status).toBe(400);
     expect(late.json.message).toBe(SPOTIFY_CONNECT_TEXTS.expired);
     for (const id of [attacker.user.id, victim.user.id]) {
-      const user = await em().findOneOrFail(UserSchema, id);
+      const user = await spotifyLinkOf(em(), id);
       expect(user.spotifyId).toBeNull();
       expect(user.spotifyRefreshToken).toBeNull();
     }
@@ -209,7 +219,11 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect(ticket.status).toBe(200);
     expect(ticket.json.url).toMatch(/^\/api\/spotify\/login\?ticket=[\w-]+$/);
 
+    const socket = await server.socket(me.token);
+    const updated = nextEvent(socket, 'user:updated');
     const { final, finish, browser } = await connectSpotify(server.url, me.token);
+    expect((await updated)[0]).toMatchObject({ spotifyConnected: true, spotifyId: accountId });
+    socket.disconnect();
     // Connect asks for the same consent page and scopes as sign-in.
     const authorize = new URL(browser.hops.find((h) => h.location?.startsWith(standIn.url))?.location ?? '');
     expect(authorize.searchParams.get('show_dialog')).toBe('true');
@@ -241,9 +255,73 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     const { finish } = await connectSpotify(server.url, b.token);
     expect(finish?.status).toBe(409);
     expect(finish?.json).toMatchObject({ message: SPOTIFY_CONNECT_TEXTS.inUse });
-    const user = await em().findOneOrFail(UserSchema, b.user.id);
+    const user = await spotifyLinkOf(em(), b.user.id);
     expect(user.spotifyId).toBeNull();
     expect(user.spotifyRefreshToken).toBeNull();
+  });
+
+  /** Plays `count` connects of the current Spotify account up to the code each page would claim. */
+  async function pendingConnects(tokens: string[]): Promise<string[]> {
+    const codes: string[] = [];
+    for (const token of tokens) {
+      const final = await new TestBrowser().follow(await connectTicket(server.url, token), server.url);
+      codes.push(final.searchParams.get('spotify_connect') ?? '');
+    }
+    return codes;
+  }
+
+  const spotifyIdentities = async (subject: string) =>
+    em().find(UserIdentitySchema, { provider: 'spotify', subject }, { populate: ['user'] });
+
+  it('many accounts claiming one Spotify account at once: one links it, the others get a 409, never a 5xx', async () => {
+    const people = await Promise.all(Array.from({ length: 24 }, () => server.login()));
+    const codes = await pendingConnects(people.map((p) => p.token));
+    const claims = await Promise.all(
+      people.map((person, i) =>
+        server.call('POST', '/api/spotify/connect/finish', { token: person.token, body: { code: codes[i] } }),
+      ),
+    );
+    const statuses = claims.map((c) => c.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(people.length - 1);
+    for (const claim of claims.filter((c) => c.status === 409)) {
+      expect(claim.json.message).toBe(SPOTIFY_CONNECT_TEXTS.inUse);
+    }
+    const linked = await spotifyIdentities(accountId);
+    expect(linked).toHaveLength(1);
+    expect(linked[0]?.user.id).toBe(people[statuses.indexOf(200)]?.user.id);
+  });
+
+  it('one person finishing many connects at once (tabs) links one Spotify identity, every claim answered', async () => {
+    const me = await server.login();
+    const codes = await pendingConnects(Array.from({ length: 12 }, () => me.token));
+    const claims = await Promise.all(
+      codes.map((code) => server.call('POST', '/api/spotify/connect/finish', { token: me.token, body: { code } })),
+    );
+    expect(claims.map((c) => c.status)).toEqual(codes.map(() => 200));
+    const linked = await spotifyIdentities(accountId);
+    expect(linked.map((identity) => identity.user.id)).toEqual([me.user.id]);
+    expect(linked[0]?.refreshToken).toMatch(/^v2\./);
+  });
+
+  it('first sign-ins of one Spotify account racing (three times the pool) make one account', async () => {
+    const profile = { id: accountId, display_name: `Listener ${accountId}` } as SpotifyProfile;
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => findOrCreateSpotifyUser(em() as EntityManager, profile)),
+    );
+    expect(new Set(results.map((r) => r.user.id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    const linked = await spotifyIdentities(accountId);
+    expect(linked.map((identity) => identity.user.id)).toEqual([results[0]?.user.id]);
+    expect(results[0]?.user.signUpMethod).toBe('spotify');
+  });
+
+  it('a first sign-in whose Spotify link cannot be stored leaves no account behind', async () => {
+    // A Spotify id longer than the column: the identity's insert fails, and the account with it.
+    const marker = uniqueName('orphan');
+    const profile = { id: `${accountId}${'x'.repeat(300)}`, display_name: marker } as SpotifyProfile;
+    await expect(findOrCreateSpotifyUser(em() as EntityManager, profile)).rejects.toThrow();
+    expect(await em().count(UserSchema, { displayName: marker })).toBe(0);
   });
 
   it('maps denied consent, a missing code and a failed profile to the SPEC values', async () => {
@@ -312,7 +390,7 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     expect((await server.call('DELETE', base, { token: other.token })).status).toBe(403);
     const publicView = await server.call('GET', `/api/users/${owner.user.id}`, { token: other.token });
     expect(publicView.text).not.toContain(accountId);
-    const user = await em().findOneOrFail(UserSchema, owner.user.id);
+    const user = await spotifyLinkOf(em(), owner.user.id);
     expect(user.spotifyRefreshToken).not.toBeNull();
   });
 
@@ -327,10 +405,16 @@ describe('Spotify OAuth (authorization code with PKCE) against the stand-in', ()
     fork.create(UserPodcastSchema, { userId: me.user.id, podcastId: byHand.id, source: 'manual' });
     await fork.flush();
 
+    const socket = await server.socket(me.token);
+    const updated = nextEvent(socket, 'user:updated');
     const res = await server.call('DELETE', `/api/users/${me.user.id}/spotify`, { token: me.token });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true });
-    const user = await em().findOneOrFail(UserSchema, me.user.id);
+    // Every tab hears of it: disconnected, still linked for sign-in.
+    const [self] = await updated;
+    expect(self).toMatchObject({ spotifyConnected: false, spotifyId: accountId, lastSpotifySync: null });
+    socket.disconnect();
+    const user = await spotifyLinkOf(em(), me.user.id);
     expect(user.spotifyAccessToken).toBeNull();
     expect(user.spotifyRefreshToken).toBeNull();
     expect(user.spotifyTokenExpiry).toBeNull();

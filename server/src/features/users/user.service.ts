@@ -1,12 +1,11 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { INTENT_INFO, INTENTS, type Intent, type UpdateUserBody } from '@shared/index';
+import { currentIntentOf as intentOf } from '../../core/access';
 import { type SignUpMethod, type User, UserProfileSchema, UserSchema } from '../../core/db/entities';
-import { blockedEitherWay, sql } from '../../core/db/sql';
 import { publicUserRowOf } from '../../core/matches/decide';
 import { unusablePassword } from '../../core/passwords';
 import { notFound } from '../../http/errors';
-import { feedContains } from '../feed/feed.service';
 
 export interface NewUser {
   username: string;
@@ -55,36 +54,14 @@ export function findByUsername(em: EntityManager, username: string): Promise<Use
   return em.findOne(UserSchema, { [raw('lower(username)')]: username.toLowerCase() });
 }
 
+/** The intent the person is in now (404 when there is no such person). */
 export async function currentIntentOf(em: EntityManager, userId: number): Promise<Intent> {
-  const [user] = await sql<{ intent: Intent }>(em, 'select intent from users where id = ?', [userId]);
-  if (!user) throw notFound('User not found.');
-  return user.intent;
+  const intent = await intentOf(em, userId);
+  if (!intent) throw notFound('User not found.');
+  return intent;
 }
 
-/**
- * The `viewer` rule (shared/src/api/endpoint.ts): may `viewerId` see `targetId` as they present
- * themselves in `intent`? Only a live mutual match in that intent, or someone in the viewer's feed
- * of that intent; never across a block. Everyone else does not exist for the viewer.
- */
-export async function canSee(em: EntityManager, viewerId: number, targetId: number, intent: Intent) {
-  if (await liveMutualMatch(em, viewerId, targetId, intent)) return true;
-  return feedContains(em, viewerId, targetId, intent);
-}
-
-/** The two people's live mutual match in `intent` (not unmatched, no block either way), if any. */
-export async function liveMutualMatch(em: EntityManager, a: number, b: number, intent: Intent) {
-  const [match] = await sql<{ id: number; match_percentage: number }>(
-    em,
-    `select m.id, m.match_percentage from matches m
-      where m.user1_id = least(?::int, ?::int) and m.user2_id = greatest(?::int, ?::int) and m.intent = ?
-        and m.mutual_at is not null and m.unmatched_at is null
-        and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}`,
-    [a, b, a, b, intent],
-  );
-  return match;
-}
-
-/** Another person as the viewer may see them in one intent (see canSee), with that intent's profile. */
+/** Another person as the viewer may see them in one intent (see canSee in core/access), with that intent's profile. */
 export async function publicUserRow(em: EntityManager, userId: number, intent: Intent) {
   const row = await publicUserRowOf(em, userId, intent);
   if (!row) throw notFound('User not found.');

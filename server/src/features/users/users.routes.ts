@@ -1,4 +1,4 @@
-import { api, LIMITS, PICTURE_UPLOAD_TEXTS, rooms } from '@shared/index';
+import { api, LIMITS, PICTURE_UPLOAD_TEXTS } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { UserSchema } from '../../core/db/entities';
@@ -24,9 +24,9 @@ export function usersRoutes(deps: AppDeps): Router {
   mount(router, api.updateUser, async ({ params, body, req }) => {
     const user = await req.em.findOne(UserSchema, params.userId);
     if (!user) throw notFound('User not found.');
-    const updated = toSelfUser(await updateUser(req.em, user, body));
-    deps.emitter.to(rooms.user(user.id)).emit('user:updated', updated);
-    return updated;
+    const updated = await updateUser(req.em, user, body);
+    req.effects.userUpdated(updated);
+    return toSelfUser(updated);
   });
 
   // The picture is read only after the access rule passed, into memory (nothing on disk if refused).
@@ -35,7 +35,7 @@ export function usersRoutes(deps: AppDeps): Router {
     api.uploadProfilePicture,
     async ({ params, req }) => {
       const updated = await replaceProfilePicture(req.em, deps.media, params.userId, req.file?.buffer);
-      deps.emitter.to(rooms.user(params.userId)).emit('user:updated', updated);
+      req.effects.emit('user:updated', updated, { userId: params.userId });
       return { profilePicture: updated.profilePicture ?? '' };
     },
     [singleFileUpload('profilePicture', LIMITS.pictureMaxBytes, PICTURE_UPLOAD_TEXTS.tooLarge)],

@@ -1,4 +1,4 @@
-// Uploaded video intros (docs/video.md): streamed to a private temporary file (never held in
+// Uploaded video intros (docs/videos.md): streamed to a private temporary file (never held in
 // memory), at most 50 MB, then checked by content (magic bytes, then ffprobe with a time limit, 30 s
 // at most) before anything is stored.
 import fs from 'node:fs/promises';

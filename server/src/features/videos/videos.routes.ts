@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { api, QUEUES, VIDEO_TEXTS, type VideoServiceStatus, WORKER_HEARTBEAT } from '@shared/index';
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { stageJob } from '../../core/jobs/outbox';
 import { newMediaBase } from '../../core/media';
@@ -13,7 +13,7 @@ import { checkUploadedVideo, videoFileUpload } from './video-upload';
 
 const unavailable = (message: string) => new HttpError(503, 'video_service_unavailable', message);
 
-/** Video intros (docs/video.md): generate, upload, status; access rules in shared/src/api/videos.ts. */
+/** Video intros (docs/videos.md): generate, upload, status; access rules in shared/src/api/videos.ts. */
 export function videosRoutes(deps: AppDeps): Router {
   const router = Router();
 
@@ -32,20 +32,20 @@ export function videosRoutes(deps: AppDeps): Router {
 
   /**
    * A new project and its job commit together (the job outbox: a Redis failure after the commit
-   * delays the job, never loses it), then the job is relayed to the queue. An unfinished project of
-   * this intent is answered instead, with no new job.
+   * delays the job, never loses it), then the job is relayed to the queue once the request
+   * succeeded. An unfinished project of this intent is answered instead, with no new job.
    */
   const startProject = async (
-    em: EntityManager,
+    req: Request,
     input: Parameters<typeof createProject>[1],
     stage: (tx: EntityManager, projectId: string) => Promise<string>,
   ) => {
-    const made = await em.transactional(async (tx) => {
+    const made = await req.effects.transactional(req.em, async (tx) => {
       const project = await createProject(tx, input);
       if (project.created) await stage(tx, project.row.id);
       return project;
     });
-    if (made.created) await deps.outbox.relay();
+    if (made.created) req.effects.relayOutbox();
     return made;
   };
 
@@ -58,7 +58,7 @@ export function videosRoutes(deps: AppDeps): Router {
     if (!status.available) throw unavailable(status.message);
     await deps.limits.take('videoStarts', { user: userId, ip: clientAddress(req) });
     const { row, created } = await startProject(
-      req.em,
+      req,
       { userId, intent: body.intent, source: 'generated', matchPercentage: body.matchPercentage },
       (tx, projectId) => stageJob(tx, 'videoRender', { projectId, userId, intent: body.intent }, { jobId: projectId }),
     );
@@ -82,7 +82,7 @@ export function videosRoutes(deps: AppDeps): Router {
       const sourceKey = `${newMediaBase('incoming')}.${extension}`;
       await deps.media.putFile(sourceKey, file, 'application/octet-stream');
       const { row, created } = await startProject(
-        req.em,
+        req,
         { userId: params.userId, intent: query.intent, source: 'upload', matchPercentage: 0, sourceKey },
         (tx, projectId) =>
           stageJob(

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { UserSchema } from './user.entity';
 
 /**
  * A show in the catalog (SPEC section 3, podcasts). spotifyId is unique but nullable: shows that
@@ -24,7 +25,15 @@ export const PodcastSchema = defineEntity({
     lastFetchedAt: p.datetime().nullable(),
     fetchError: p.text().nullable(),
     /** Who created the row by an OPML import (the per-person quota); null for every other source. */
-    addedBy: p.integer().nullable(),
+    addedBy: p
+      .manyToOne(UserSchema)
+      .mapToPk()
+      .fieldName('added_by')
+      .nullable()
+      // As Migration20261124130000 declared it (an inline `references`, so PostgreSQL named it).
+      .foreignKeyName('podcasts_added_by_fkey')
+      .updateRule('no action')
+      .deleteRule('set null'),
     /**
      * When others may see the row's name and artwork: at creation for trusted sources (seeds,
      * Spotify), after the first successful feed read for a row an import created (docs/podcasts.md).
@@ -32,6 +41,7 @@ export const PodcastSchema = defineEntity({
     verifiedAt: p
       .datetime()
       .nullable()
+      .defaultRaw('now()')
       .onCreate(() => new Date()),
     /** Set while a read of this feed is queued: repeated imports queue it once (cleared by the read). */
     fetchQueuedAt: p.datetime().nullable(),
@@ -51,6 +61,12 @@ export const PodcastSchema = defineEntity({
   uniques: [{ name: 'podcasts_feed_url_key_unique', properties: ['feedUrlKey'] }],
   indexes: [
     { name: 'podcasts_name_key_index', properties: ['nameKey'] },
+    {
+      // The per-person daily quota of imported shows.
+      name: 'podcasts_added_by_created_at_index',
+      expression:
+        'create index "podcasts_added_by_created_at_index" on "podcasts" ("added_by", "created_at") where "added_by" is not null',
+    },
     {
       name: 'podcasts_podcast_guid_index',
       expression:

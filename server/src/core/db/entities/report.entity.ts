@@ -24,7 +24,7 @@ export const ReportSchema = defineEntity({
       .onCreate(() => new Date())
       .index(),
   },
-  uniques: [{ properties: ['reporterId', 'reportedId'] }],
+  uniques: [{ name: 'reports_reporter_reported_unique', properties: ['reporterId', 'reportedId'] }],
 });
 export type Report = InferEntity<typeof ReportSchema>;
 

@@ -13,7 +13,7 @@ export const UserProfileSchema = defineEntity({
     displayName: p.string().nullable(),
     tagline: p.text().nullable(),
     videoIntroUrl: p.text().nullable(),
-    /** The first frame of that video (docs/video.md). */
+    /** The first frame of that video (docs/videos.md). */
     videoPosterUrl: p.text().fieldName('video_poster_url').nullable(),
     profilePicture: p.text().nullable(),
     /** Whether this person wants to appear in feeds of this intent. */

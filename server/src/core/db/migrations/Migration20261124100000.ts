@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Video intros (docs/video.md): one row per generation or upload, at most one unfinished per
+ * Video intros (docs/videos.md): one row per generation or upload, at most one unfinished per
  * person and intent, and the poster of each intent's current video next to its URL.
  */
 export class Migration20261124100000 extends Migration {

@@ -20,6 +20,7 @@ import { Migration20261124140000 } from './Migration20261124140000';
 import { Migration20261126140000 } from './Migration20261126140000';
 import { Migration20261126180000 } from './Migration20261126180000';
 import { Migration20261126190000 } from './Migration20261126190000';
+import { Migration20261127000000 } from './Migration20261127000000';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126140000', class: Migration20261126140000 },
   { name: 'Migration20261126180000', class: Migration20261126180000 },
   { name: 'Migration20261126190000', class: Migration20261126190000 },
+  { name: 'Migration20261127000000', class: Migration20261127000000 },
 ];

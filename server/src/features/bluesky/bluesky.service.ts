@@ -1,0 +1,327 @@
+// Linking a Bluesky (AT Protocol) identity to a profile (docs/bluesky.md). The link is bound to the
+// signed-in person who started it: the callback links nothing, it keeps the approved session for
+// 5 minutes under a one-time code and sends the browser to /profile?bluesky_link=<code>, where the
+// app claims it as its signed-in account (claimLink). A link sent to someone else, or a callback
+// replayed in another browser, is refused there with nothing linked. The link is the person's
+// Bluesky identity (user_identities, provider 'bluesky', subject the DID).
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  isExpectedSessionError,
+  TokenInvalidError,
+  TokenRefreshError,
+  TokenRevokedError,
+} from '@atproto/oauth-client-node';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BLUESKY_TEXTS, type BlueskyStatus } from '@shared/index';
+import type { AppDeps } from '../../app-deps';
+import { encryptSession, forgetLink } from '../../core/bluesky/bluesky-client';
+import { identityOf, type User, UserSchema } from '../../core/db/entities';
+import { sql } from '../../core/db/sql';
+import type { Effects } from '../../core/realtime/effects';
+import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
+
+/** What the Bluesky flows use; `effects` is the request's unit of work (core/realtime/effects.ts). */
+type BlueskyDeps = Pick<AppDeps, 'config' | 'bluesky' | 'redis' | 'logger'> & { effects: Effects };
+
+const PENDING_TTL_SECONDS = 300;
+const pendingKey = (code: string) => `bluesky:pending:${code}`;
+
+/** What the authorization carries through Bluesky and back. */
+interface AppState {
+  userId: number;
+  /** The origin to return to (development: localhost or 127.0.0.1); '' for this origin. */
+  returnTo: string;
+  /** SHA-256 of the nonce in the starting browser's cookie. */
+  nonceHash: string;
+}
+
+/** The starting browser's cookie: a callback in any other browser creates nothing to claim. */
+export const NONCE_COOKIE = 'podmatch_bluesky';
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+/**
+ * Development with the loopback client: the callback is on 127.0.0.1, so a browser that started on
+ * localhost has no cookie there. Only then is the cookie check skipped (the claim still binds the
+ * link to the account).
+ */
+const crossHostLoopback = (state: AppState) => /^http:\/\/localhost(:\d+)?$/.test(state.returnTo);
+
+/** An approved link waiting to be claimed; the session is already encrypted for `userId`. */
+interface PendingLink {
+  userId: number;
+  did: string;
+  handle: string;
+  stored: ReturnType<typeof encryptSession>;
+}
+
+const HANDLE_INVALID = 'handle.invalid';
+
+/** In development the app may be browsed at localhost while the callback is on 127.0.0.1. */
+function loopbackOrigin(origin: string | undefined): string {
+  return /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin ?? '') ? (origin as string) : '';
+}
+
+function sessionEnded(error: unknown): boolean {
+  return (
+    error instanceof TokenRefreshError ||
+    error instanceof TokenRevokedError ||
+    error instanceof TokenInvalidError ||
+    isExpectedSessionError(error)
+  );
+}
+
+/** Why linking does not work on this server (production without its settings), or null. */
+export const unavailableMessage = (deps: Pick<AppDeps, 'config'>) =>
+  deps.config.bluesky.client.kind === 'unavailable' ? deps.config.bluesky.client.reason : null;
+
+const linkOf = (user: User) => identityOf(user, 'bluesky');
+
+/**
+ * The person as stored now, read into a fresh identity map: their Bluesky identity is written by
+ * SQL here and by the OAuth client's stores, and a refresh of an entity already loaded would keep a
+ * value since set to null (a handle lost).
+ */
+async function load(em: EntityManager, userId: number): Promise<User> {
+  const user = await em.fork().findOne(UserSchema, userId);
+  if (!user) throw notFound('No such user.');
+  return user;
+}
+
+function statusOf(deps: BlueskyDeps, user: User, message?: string): BlueskyStatus {
+  const link = linkOf(user);
+  return {
+    available: deps.bluesky !== null,
+    message: message ?? unavailableMessage(deps),
+    linked: Boolean(link),
+    handle: link?.handle ?? null,
+    did: link?.subject ?? null,
+  };
+}
+
+const announce = (deps: BlueskyDeps, user: User) => deps.effects.userUpdated(user);
+
+async function forget(deps: BlueskyDeps, em: EntityManager, userId: number): Promise<User> {
+  await forgetLink(em, { userId });
+  const user = await load(em, userId);
+  announce(deps, user);
+  return user;
+}
+
+/**
+ * Revokes the person's Bluesky session at their server, if they have one (the grant stops working
+ * there). A failure is logged and does not stop what follows (unlinking, deleting the account).
+ */
+export async function revokeBluesky(deps: Pick<AppDeps, 'bluesky' | 'logger'>, em: EntityManager, userId: number) {
+  const [link] = await sql<{ subject: string }>(
+    em,
+    `select subject from user_identities where user_id = ? and provider = 'bluesky'`,
+    [userId],
+  );
+  if (!link || !deps.bluesky) return;
+  await deps.bluesky.oauth.revoke(link.subject).catch((error: Error) => {
+    deps.logger.warn(`bluesky revoke for user ${userId} failed: ${error.message}`);
+  });
+}
+
+/**
+ * The link as it stands: the session is refreshed when due (a refused refresh ends the link), and
+ * the handle is the one the DID document claims now, checked both ways again.
+ */
+export async function checkLink(deps: BlueskyDeps, em: EntityManager, userId: number): Promise<BlueskyStatus> {
+  const client = deps.bluesky;
+  let user = await load(em, userId);
+  const did = linkOf(user)?.subject;
+  if (!client || !did) return statusOf(deps, user);
+  try {
+    // Refreshes the tokens when they are about to expire (rotated refresh token stored).
+    await client.oauth.restore(did, 'auto');
+  } catch (error) {
+    if (!sessionEnded(error)) {
+      deps.logger.warn(`bluesky session of user ${user.id} not checked: ${(error as Error).message}`);
+      return statusOf(deps, user);
+    }
+    user = await forget(deps, em, user.id);
+    return statusOf(deps, user, BLUESKY_TEXTS.ended);
+  }
+  // Handles change hands: show the one the DID document claims now, checked both ways again.
+  const identity = await client.oauth.identityResolver.resolve(did, { noCache: true }).catch(() => null);
+  if (identity) {
+    const handle = identity.handle === HANDLE_INVALID ? null : identity.handle;
+    if (handle !== linkOf(user)?.handle) {
+      await sql(
+        em,
+        `update user_identities set handle = ?, updated_at = now()
+          where user_id = ? and provider = 'bluesky' and subject = ?`,
+        [handle, user.id, did],
+      );
+      user = await load(em, user.id);
+      announce(deps, user);
+    }
+  }
+  return statusOf(deps, user, linkOf(user)?.handle ? undefined : BLUESKY_TEXTS.handleLost);
+}
+
+/**
+ * Starts a link: the handle must resolve to a DID whose document claims it back. Answers the URL of
+ * the person's Bluesky server and the nonce the starting browser keeps in its cookie.
+ */
+export async function startLink(
+  deps: BlueskyDeps,
+  userId: number,
+  handle: string,
+  origin: string | undefined,
+): Promise<{ url: string; nonce: string }> {
+  const client = deps.bluesky;
+  if (!client) throw new HttpError(503, 'bluesky_unavailable', unavailableMessage(deps) ?? BLUESKY_TEXTS.failed);
+  try {
+    await client.oauth.identityResolver.resolve(handle, { noCache: true });
+  } catch (error) {
+    const message = (error as Error).message;
+    deps.logger.info(`bluesky handle refused: ${message}`);
+    throw new HttpError(
+      422,
+      'bluesky_handle',
+      /does not include the handle/.test(message) ? BLUESKY_TEXTS.notClaimed : BLUESKY_TEXTS.unresolved,
+    );
+  }
+  // No "already linked elsewhere" answer here: anyone could then probe which handles have a
+  // profile. Only the owner of the identity learns it, after approving (claimLink).
+  const returnTo = deps.config.bluesky.client.kind === 'loopback' ? loopbackOrigin(origin) : '';
+  const nonce = randomBytes(32).toString('base64url');
+  const state: AppState = { userId, returnTo, nonceHash: sha256(nonce) };
+  try {
+    const url = await client.oauth.authorize(handle, { state: JSON.stringify(state) });
+    return { url: url.href, nonce };
+  } catch (error) {
+    deps.logger.warn(`bluesky authorize failed: ${(error as Error).message}`);
+    throw new HttpError(502, 'bluesky_unreachable', BLUESKY_TEXTS.failed);
+  }
+}
+
+/** Where the person's Bluesky server's callback leads: an error to show, or a link to claim. */
+export type CallbackOutcome =
+  | { kind: 'failed'; returnTo: string; reason: string }
+  | { kind: 'pending'; returnTo: string; code: string };
+
+/**
+ * The callback (?code&state&iss, or ?error): checked against the starting browser's nonce before the
+ * code is exchanged; the approved session is kept for its account to claim, linked to nobody yet.
+ */
+export async function finishCallback(
+  deps: BlueskyDeps,
+  params: URLSearchParams,
+  cookieNonce: string | undefined,
+): Promise<CallbackOutcome> {
+  const client = deps.bluesky;
+  if (!client) return { kind: 'failed', returnTo: '', reason: 'unavailable' };
+  const peeked = await client.appStateOf(params.get('state')).catch(() => null);
+  const started = peeked ? (JSON.parse(peeked) as AppState) : null;
+  const returnTo = started?.returnTo ?? '';
+  const fail = (reason: string): CallbackOutcome => ({ kind: 'failed', returnTo, reason });
+  // A state that cannot be read (unknown, expired, or the read failed) cannot be checked against
+  // this browser: refused, never let through unchecked.
+  if (!started) {
+    deps.logger.warn('bluesky callback refused: its state could not be read');
+    return fail('failed');
+  }
+  // Another browser than the one that started this link (a link URL sent to someone): refused
+  // before the code is even exchanged.
+  if (!crossHostLoopback(started) && (!cookieNonce || sha256(cookieNonce) !== started.nonceHash)) {
+    deps.logger.warn('bluesky callback refused: started in another browser');
+    return fail('other_browser');
+  }
+  let did: string;
+  let state: AppState;
+  let session: Awaited<ReturnType<typeof client.holdingSession>>['session'];
+  try {
+    const held = await client.holdingSession(() => client.oauth.callback(params));
+    did = held.result.session.did;
+    state = JSON.parse(held.result.state ?? '') as AppState;
+    session = held.session;
+    // The state the library spent is the one checked above.
+    if (state.nonceHash !== started.nonceHash) throw new Error('the state changed during the callback');
+  } catch (error) {
+    deps.logger.warn(`bluesky callback refused: ${(error as Error).message}`);
+    return fail('failed');
+  }
+  if (!session) return fail('failed');
+  // The handle shown is the one the DID document claims, confirmed by resolving it back.
+  const identity = await client.oauth.identityResolver.resolve(did, { noCache: true }).catch(() => null);
+  if (!identity || identity.handle === HANDLE_INVALID) return fail('not_claimed');
+  if (did.length > 255 || identity.handle.length > 253) return fail('failed');
+  const code = randomBytes(32).toString('base64url');
+  const pending: PendingLink = {
+    userId: state.userId,
+    did,
+    handle: identity.handle,
+    stored: encryptSession(session, deps.config.tokenKey, state.userId),
+  };
+  await deps.redis.set(pendingKey(code), JSON.stringify(pending), 'EX', PENDING_TTL_SECONDS);
+  return { kind: 'pending', returnTo: state.returnTo, code };
+}
+
+/**
+ * Claims an approved link as `userId`: only the account that started it, and only a DID no other
+ * profile holds. The previous session (another identity, or an earlier grant of this one) is
+ * revoked first: only one grant per person stays live at their server.
+ */
+export async function claimLink(
+  deps: BlueskyDeps,
+  em: EntityManager,
+  userId: number,
+  code: string,
+): Promise<BlueskyStatus> {
+  const raw = await deps.redis.getdel(pendingKey(code));
+  if (!raw) throw new HttpError(410, 'bluesky_link_expired', BLUESKY_TEXTS.expired);
+  const pending = JSON.parse(raw) as PendingLink;
+  // Someone else's approved link (sent to this person, or this person's to someone else): refused.
+  if (pending.userId !== userId) throw forbidden(BLUESKY_TEXTS.otherAccount);
+  const [taken] = await sql<{ user_id: number }>(
+    em,
+    `select user_id from user_identities where provider = 'bluesky' and subject = ? and user_id <> ?`,
+    [pending.did, userId],
+  );
+  if (taken) throw conflict(BLUESKY_TEXTS.inUse);
+  await revokeBluesky(deps, em, userId);
+  const { stored } = pending;
+  try {
+    // One Bluesky identity per person: a new DID replaces the old one in place.
+    await sql(
+      em,
+      `insert into user_identities
+         (user_id, provider, subject, handle, access_token, refresh_token, session, expires_at, created_at, updated_at)
+       values (?, 'bluesky', ?, ?, ?, ?, ?, ?, now(), now())
+       on conflict (user_id, provider) where provider in ('spotify', 'bluesky') do update
+         set subject = excluded.subject, handle = excluded.handle, access_token = excluded.access_token,
+             refresh_token = excluded.refresh_token, session = excluded.session, expires_at = excluded.expires_at,
+             created_at = case when user_identities.subject = excluded.subject then user_identities.created_at
+                               else excluded.created_at end,
+             updated_at = excluded.updated_at`,
+      [
+        userId,
+        pending.did,
+        pending.handle,
+        stored.accessToken,
+        stored.refreshToken,
+        stored.session,
+        stored.expiresAt ? new Date(stored.expiresAt) : null,
+      ],
+    );
+  } catch (error) {
+    // Another profile claimed this DID at the same moment (user_identities_provider_subject_unique).
+    if ((error as { code?: string }).code === '23505' || /unique/i.test((error as Error).message)) {
+      throw conflict(BLUESKY_TEXTS.inUse);
+    }
+    throw error;
+  }
+  const user = await load(em, userId);
+  announce(deps, user);
+  return statusOf(deps, user);
+}
+
+/** Revokes the tokens at the person's server and forgets the link either way. */
+export async function unlink(deps: BlueskyDeps, em: EntityManager, userId: number): Promise<void> {
+  await load(em, userId);
+  await revokeBluesky(deps, em, userId);
+  await forget(deps, em, userId);
+}
