@@ -56,10 +56,27 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 return over`;
 
+/**
+ * 1 when the socket is still counted, or counted again because the count lost it without being full
+ * (Redis restarted empty); 0 when newer sockets took its place.
+ */
+const CONFIRM = `
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 1 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+local order = redis.call('INCR', KEYS[2])
+redis.call('ZADD', KEYS[1], order, ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 1`;
+
 /** An entry of a socket that vanished without a disconnect (its instance died) is forgotten after this. */
 const ENTRY_TTL_SECONDS = 24 * 3600;
 
-const keys = (userId: number) => [`podmatch:sockets:{${userId}}`, `podmatch:sockets:{${userId}}:order`];
+/** The sorted set of a person's counted sockets and its order counter. */
+export const socketCountKeys = (userId: number) => [
+  `podmatch:sockets:{${userId}}`,
+  `podmatch:sockets:{${userId}}:order`,
+];
 
 export class SocketCap {
   /** Sockets counted in Redis (not while it was away): what `confirm` checks. */
@@ -83,7 +100,14 @@ export class SocketCap {
     let everywhere = true;
     try {
       if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
-      over = (await this.redis.eval(ADMIT, 2, ...keys(userId), socket.id, this.cap, ENTRY_TTL_SECONDS)) as string[];
+      over = (await this.redis.eval(
+        ADMIT,
+        2,
+        ...socketCountKeys(userId),
+        socket.id,
+        this.cap,
+        ENTRY_TTL_SECONDS,
+      )) as string[];
       this.counted.add(socket);
     } catch (error) {
       this.logger.warn(`socket cap counted on this instance only: ${(error as Error).message}`);
@@ -98,12 +122,16 @@ export class SocketCap {
 
   /**
    * Once connected: a socket taken out of the count before it could be reached (a newer one was
-   * admitted, possibly on another instance, while this one was still connecting) closes itself.
+   * admitted, possibly on another instance, while this one was still connecting) closes itself. A
+   * socket missing from a count that is not full was not taken out: Redis lost the count (it
+   * restarted while this check waited), so the socket is counted again and stays.
    */
   async confirm(socket: IoSocket): Promise<void> {
     if (!this.counted.has(socket) || this.redis.status !== 'ready') return;
-    const score = await this.redis.zscore(keys(socket.data.userId)[0] ?? '', socket.id).catch(() => '');
-    if (score === null && socket.connected) {
+    const kept = await this.redis
+      .eval(CONFIRM, 2, ...socketCountKeys(socket.data.userId), socket.id, this.cap, ENTRY_TTL_SECONDS)
+      .catch(() => 1);
+    if (kept === 0 && socket.connected) {
       socket.emit('connection:closed', 'too_many_connections');
       socket.disconnect(true);
     }
@@ -112,7 +140,7 @@ export class SocketCap {
   /** Forgets a socket that disconnected (also a shutdown's: it reconnects elsewhere and is counted again). */
   release(socket: IoSocket): void {
     if (!this.counted.has(socket) || this.redis.status !== 'ready') return;
-    this.redis.zrem(keys(socket.data.userId)[0] ?? '', socket.id).catch(() => undefined);
+    this.redis.zrem(socketCountKeys(socket.data.userId)[0] ?? '', socket.id).catch(() => undefined);
   }
 
   /**
