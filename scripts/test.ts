@@ -27,17 +27,15 @@ type Tier = (typeof TIERS)[number];
 
 /**
  * The tiers in order; the tiers of one phase run side by side, each with its output in
- * test-results/<tier>.log, printed whole when it ends. The server and worker tiers run in one vitest
- * call, so their test files share its workers (maxWorkers in vitest.config.ts) and the machine; the
- * fault tests beside them in a call of their own, one file at a time (they mostly wait for processes
- * to die and start again). The browser tests run against one shared stack, and the smoke runs print
- * timings: each of those phases has the machine to itself.
+ * test-results/<tier>.log, printed whole when it ends. Service tiers of one phase (server and
+ * worker) run in one vitest call instead, so their test files share its workers (maxWorkers in
+ * vitest.config.ts) and the machine. The fault tests time outages of their own and the browser tests
+ * run against one shared stack, and the smoke runs print timings: each of those phases has the
+ * machine to itself.
  */
-const PHASES: Tier[][] = [['static', 'unit'], ['server', 'worker', 'faults'], ['smoke'], ['e2e']];
+const PHASES: Tier[][] = [['static', 'unit'], ['server', 'worker'], ['faults'], ['smoke'], ['e2e']];
 /** The vitest projects that are tiers of their own (vitest.config.ts). */
 const SERVICE_TIERS = new Set<Tier>(['server', 'worker', 'faults']);
-/** Service tiers that share one vitest call when they run in the same phase. */
-const SHARED_CALL = new Set<Tier>(['server', 'worker']);
 
 const onlyArg = process.argv.indexOf('--only');
 const selected = new Set<Tier>(
@@ -120,9 +118,9 @@ async function phase(tiers: Tier[]): Promise<void> {
     ...chosen
       .filter((t): t is keyof typeof bodies => !SERVICE_TIERS.has(t))
       .map((t) => ({ tiers: [t], body: bodies[t] })),
-    ...[services.filter((t) => SHARED_CALL.has(t)), services.filter((t) => !SHARED_CALL.has(t))]
-      .filter((call) => call.length > 0)
-      .map((call) => ({ tiers: call, body: async (output: Output) => vitest(output, call, await serviceEnv()) })),
+    ...(services.length > 0
+      ? [{ tiers: services, body: async (output: Output) => vitest(output, services, await serviceEnv()) }]
+      : []),
   ];
   if (runs.length === 0) return;
   if (runs.length === 1) {

@@ -149,7 +149,8 @@ describe('video jobs', () => {
     );
     expect(stored).toContain(second.url.replace('/media/videos/', ''));
     expect(stored).toContain(second.posterUrl.replace('/media/videos/', ''));
-  });
+    // Two renders one after the other, beside other test files.
+  }, 120_000);
 
   it('fails with the profile text when the podcasts were hidden after asking', async () => {
     const person = await readyPerson();
