@@ -1,14 +1,3 @@
-// API load benchmark: many virtual users at once, several times the database pool size, against
-// the real server and worker (both in this process) in a separate local stack (.data/bench-api).
-// A population of people is made over HTTP (dev login, 8-15 catalog shows each), then for a fixed
-// time every virtual user repeatedly takes a free person and does one thing as them: like, pass,
-// read the feed, the feed counts, the matches list, or edit the library (add, hide/unhide,
-// remove; each edit queues the person's candidate recompute for the worker), or sign up someone
-// new who then reads their first feed. Prints a table and, last, one JSON line; exits 1 if any
-// answer was a 5xx. Usage: npm run bench:api (docs/performance.md)
-// Knobs: BENCH_USERS=200 BENCH_CONCURRENCY=80 BENCH_SECONDS=60 BENCH_SEED=1 BENCH_SIGNUP_PERCENT=1
-// BENCH_POSTGRES / BENCH_REDIS: services to use instead of its own (scripts/lib/bench-services.ts)
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -24,7 +13,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { loadWorkerConfig } from '../../worker/src/config';
 import { type RunningWorker, startWorker } from '../../worker/src/worker';
-import { benchServices } from '../lib/bench-services';
+import { benchAppEnv, benchServices } from '../lib/bench-services';
 import { type LocalStack, recreateDatabase } from '../lib/local-stack';
 import { mapLimit } from '../lib/map-limit';
 import { cleanUpOnSignals } from '../lib/shutdown';
@@ -431,22 +420,15 @@ try {
   }
   await shutdown.parkIfStopping();
 
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    MEDIA_DIR: path.join(DATA_DIR, 'media'),
-    LOG_LEVEL: 'warn' as const,
-    // The whole load comes from one address (docs/security.md, rate limits).
-    RATE_LIMIT_SCALE: '1000',
-    // No scheduled full recompute during the run (its next run would also keep the queue busy).
-    MATCHES_RECOMPUTE_EVERY_MINUTES: process.env.MATCHES_RECOMPUTE_EVERY_MINUTES ?? '0',
-    // Signs image proxy URLs (docs/image-proxy.md): a fresh key per run.
-    IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
-  };
+  const env = benchAppEnv(
+    { databaseUrl, redisUrl, mediaDir: path.join(DATA_DIR, 'media') },
+    {
+      // The whole load comes from one address (docs/security.md, rate limits).
+      RATE_LIMIT_SCALE: '1000',
+      // No scheduled full recompute during the run (its next run would also keep the queue busy).
+      MATCHES_RECOMPUTE_EVERY_MINUTES: process.env.MATCHES_RECOMPUTE_EVERY_MINUTES ?? '0',
+    },
+  );
   const config = loadConfig(env);
   server = startServer(config, countingLogger('server', logCounts));
   baseUrl = (await server).url.replace('localhost', '127.0.0.1');

@@ -1,11 +1,3 @@
-// `npm run bench:video`: how long a generated 15 s intro takes, as the person sees it. Its own local
-// stack (.data/bench-video), the server and a worker in-process; a person with five podcasts asks for
-// an intro over HTTP and follows it on their socket. Per run: time to the first progress event and to
-// 'completed' (the whole render: load, narration, slides, encode, store). Three runs after a warm-up;
-// the last line is one JSON object with the medians (docs/performance.md, "Video intros").
-// Knobs: BENCH_RUNS=3 (measured renders), BENCH_WARMUP=1 (0: no warm-up render, the first is counted);
-// BENCH_POSTGRES / BENCH_REDIS: services to use instead of its own (scripts/lib/bench-services.ts)
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,7 +11,7 @@ import type { ClientToServerEvents, JobStatusEvent, LoginResponse, ServerToClien
 import { io, type Socket } from 'socket.io-client';
 import { loadWorkerConfig } from '../../worker/src/config';
 import { type RunningWorker, startWorker } from '../../worker/src/worker';
-import { benchServices } from '../lib/bench-services';
+import { benchAppEnv, benchServices } from '../lib/bench-services';
 import { type LocalStack, recreateDatabase } from '../lib/local-stack';
 import { cleanUpOnSignals } from '../lib/shutdown';
 
@@ -63,22 +55,10 @@ async function main() {
   await migrate(orm).finally(() => orm.close());
   const mediaDir = path.join(DATA_DIR, 'media');
   await fs.rm(mediaDir, { recursive: true, force: true });
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    MEDIA_DIR: mediaDir,
-    VIDEO_WORK_DIR: path.join(DATA_DIR, 'work'),
-    DEMO_VIDEOS: 'off',
-    WORKER_QUEUES: 'video',
-    LOG_LEVEL: 'warn' as const,
-    MATCHES_RECOMPUTE_EVERY_MINUTES: '0',
-    // Signs image proxy URLs (docs/image-proxy.md): a fresh key per run.
-    IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
-  };
+  const env = benchAppEnv(
+    { databaseUrl, redisUrl, mediaDir },
+    { VIDEO_WORK_DIR: path.join(DATA_DIR, 'work'), DEMO_VIDEOS: 'off', WORKER_QUEUES: 'video' },
+  );
   server = startServer(loadConfig(env), createLogger('server', 'warn'));
   const url = (await server).url.replace('localhost', '127.0.0.1');
   worker = startWorker(loadWorkerConfig(env), createLogger('worker', 'warn'));

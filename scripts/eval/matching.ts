@@ -28,7 +28,7 @@ import { QUEUES, WORKER_HEARTBEAT } from '@shared/index';
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { percentile } from '../bench/stats';
-import { benchServices } from '../lib/bench-services';
+import { benchAppEnv, benchServices } from '../lib/bench-services';
 import { recreateDatabase, stopChild } from '../lib/local-stack';
 import { mapLimit } from '../lib/map-limit';
 import { agreement, idfCosineTop, jaccardTop, type Libraries, precisionAtK, type TopLists } from './baselines';
@@ -99,26 +99,19 @@ interface App {
  * synchronous phases then hold up the worker, not the imports), serving the feed reads and matching.
  */
 async function startApp(databaseUrl: string, redisUrl: string): Promise<App> {
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    MEDIA_DIR: path.join(DATA_DIR, 'media'),
-    LOG_LEVEL: 'warn' as const,
-    // Every person signs up and imports from this one address (docs/security.md, rate limits).
-    RATE_LIMIT_SCALE: '1000',
-    // The feeds are on loopback, on a random port (development and tests only).
-    FEED_FETCH_ALLOWED_IPS: '127.0.0.1',
-    // Feed reads and matching only: the avatars dev login queues play no part here.
-    WORKER_QUEUES: [QUEUES.sync, QUEUES.matching].join(','),
-    MATCHES_REFRESH_CHECK_SECONDS: String(REFRESH_CHECK_SECONDS),
-    // No hourly full recompute: the freshness check is the mechanism under test.
-    MATCHES_RECOMPUTE_EVERY_MINUTES: '0',
-    IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
-  };
+  const env = benchAppEnv(
+    { databaseUrl, redisUrl, mediaDir: path.join(DATA_DIR, 'media') },
+    {
+      // Every person signs up and imports from this one address (docs/security.md, rate limits).
+      RATE_LIMIT_SCALE: '1000',
+      // The feeds are on loopback, on a random port (development and tests only).
+      FEED_FETCH_ALLOWED_IPS: '127.0.0.1',
+      // Feed reads and matching only: the avatars dev login queues play no part here.
+      WORKER_QUEUES: [QUEUES.sync, QUEUES.matching].join(','),
+      MATCHES_REFRESH_CHECK_SECONDS: String(REFRESH_CHECK_SECONDS),
+      // No hourly full recompute (benchAppEnv): the freshness check is the mechanism under test.
+    },
+  );
   const server = await startServer(loadConfig(env), createLogger('server', 'warn'));
   // Not detached: a signal to this process group (Ctrl-C, npm test's time limit) stops it too.
   const worker = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
