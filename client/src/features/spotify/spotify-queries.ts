@@ -51,9 +51,12 @@ function useRefreshSpotifyData(userId: number) {
   return useCallback(
     () =>
       Promise.all(
-        [spotifyStatusQuery(userId), spotifyLibraryQuery(userId), userQuery(userId)].map((q) =>
-          queryClient.invalidateQueries({ queryKey: q.queryKey }),
-        ),
+        [spotifyStatusQuery(userId), spotifyLibraryQuery(userId), userQuery(userId)].map(async ({ queryKey }) => {
+          // A first load still in flight began before the change and would answer the old state:
+          // invalidating alone joins it instead of fetching again, so it is cancelled first.
+          await queryClient.cancelQueries({ queryKey });
+          await queryClient.invalidateQueries({ queryKey });
+        }),
       ),
     [queryClient, userId],
   );
