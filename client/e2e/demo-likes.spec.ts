@@ -3,7 +3,7 @@
 // with the button or the keyboard. The e2e launcher sets DEMO_REPLY_DELAY_SECONDS to 1-3.
 import { expect, type Page, test } from '@playwright/test';
 import { willLikeBack } from '../../shared/src/demo-like-back';
-import { addShows, type Person, signIn, toasts } from './helpers';
+import { addShows, expectMatchMoment, feedButton, type Person, signIn } from './helpers';
 
 // Shows of the seeded catalog that some demo people list; one set per test, used by no other spec.
 const LIKE_SHOWS = ['the rewatchables', '99% invisible', 'switched on pop'];
@@ -62,13 +62,14 @@ test('a like stays on the feed; the demo person likes back later, live, with the
   );
   const liked = (await nameOnCard(page).textContent()) ?? '';
 
-  await page.getByRole('button', { name: 'Like' }).click();
+  await (await feedButton(page, 'Like')).click();
+  await expect(page.getByTestId('like-feedback')).toContainText(`You liked ${liked}`);
   // No jump to Matches: the next card (or the empty feed) shows instead.
   await expect(nameOnCard(page).filter({ hasText: liked })).toHaveCount(0);
   expect(new URL(page.url()).pathname).toBe('/');
 
   // The like-back arrives over the socket while the person is still browsing the feed.
-  await expect(toasts(page).getByText('Your frequencies are aligned!')).toBeVisible({ timeout: 20_000 });
+  await expectMatchMoment(page, liked, { timeout: 20_000 });
   expect(new URL(page.url()).pathname).toBe('/');
 
   await page.getByTestId('nav-matches').click();
@@ -84,7 +85,7 @@ test('a pass can be undone with the button and with Z: the person is back, also 
   const firstId = (await feedOf(me))[0]?.id;
 
   // The button.
-  await page.getByRole('button', { name: 'Pass' }).click();
+  await (await feedButton(page, 'Pass')).click();
   await expect(nameOnCard(page).filter({ hasText: first })).toHaveCount(0);
   await expect(page.getByTestId('undo-pass')).toContainText(`Passed ${first}`);
   expect((await feedOf(me)).map((i) => i.id)).not.toContain(firstId);

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { STORAGE_KEYS } from '../../shared/src/constants';
-import { devLogin, toasts } from './helpers';
+import { devLogin, expectMatchMoment, feedButton } from './helpers';
 
 // Popular shows of the demo catalog the e2e database is seeded with; the seeded (demo) people
 // listen to them, so a library of three puts people in the feed.
@@ -67,9 +67,9 @@ test("feed: a card with name and match %, a like on SPEC's demo user is mutual, 
   expect(maya, "SPEC's demo user is in this feed").toBeGreaterThanOrEqual(0);
   for (let i = 0; i < maya; i++) await page.keyboard.press('ArrowUp');
   await expect(name).toHaveText('Maya');
-  await page.getByRole('button', { name: 'Like' }).click();
-  await expect(toasts(page).getByText('Your frequencies are aligned!')).toBeVisible();
+  await (await feedButton(page, 'Like')).click();
   await expect(page).toHaveURL((url) => url.pathname === '/matches');
+  await expectMatchMoment(page, 'Maya');
 
   // Drag left past 150 px: Matches.
   await page.getByTestId('nav-feed').click();

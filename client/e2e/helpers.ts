@@ -183,3 +183,32 @@ export async function signInSetUp(page: Page, prefix: string): Promise<Person> {
   );
   return person;
 }
+
+/**
+ * The feed's Like or Pass button. A newcomer's first-time guide hides them until it is dismissed
+ * ("Got it"), as a person would.
+ */
+export async function feedButton(page: Page, name: 'Like' | 'Pass') {
+  const button = page.getByRole('button', { name, exact: true });
+  const guide = page.getByTestId('feed-coach-mark');
+  await expect(button.or(guide)).toBeVisible();
+  if (await guide.isVisible()) {
+    await guide.getByRole('button', { name: 'Got it' }).click();
+    await expect(guide).toHaveCount(0);
+  }
+  return button;
+}
+
+/** The full-screen "It's a match!" of a new mutual match. */
+export function matchMoment(page: Page) {
+  return page.getByRole('dialog', { name: "It's a match!" });
+}
+
+/** The match moment names `name` within 2 s; "Keep browsing" closes it. */
+export async function expectMatchMoment(page: Page, name: string, { timeout = 2_000 } = {}) {
+  await expect(matchMoment(page).getByTestId('match-moment-text')).toHaveText(`You and ${name} like each other.`, {
+    timeout,
+  });
+  await matchMoment(page).getByRole('button', { name: 'Keep browsing' }).click();
+  await expect(matchMoment(page)).toHaveCount(0);
+}

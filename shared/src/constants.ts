@@ -61,14 +61,6 @@ export const INTENT_INFO: Record<Intent, IntentInfo> = {
 };
 
 /** Toast text shown on a mutual match (SPEC section 4). */
-export function mutualMatchToast(intent: Intent): { title: string; description: string } {
-  const info = INTENT_INFO[intent];
-  return {
-    title: info.mutualMatchTitle,
-    description: `You have a new ${info.companion}! Find them in Matches, ${info.longLabel} tab.`,
-  };
-}
-
 export const LIMITS = {
   videoMaxSeconds: 30,
   videoMaxBytes: 50 * 1024 * 1024,

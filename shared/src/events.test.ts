@@ -56,6 +56,7 @@ const match: MatchView = {
   sharedPodcasts: [{ id: 11, name: 'Radiolab', creator: 'WNYC Studios', imageUrl: null }],
   sharedPodcastCount: 4,
   lastMessageSeq: 2,
+  lastMessage: null,
   readSeq: 1,
   otherReadSeq: 2,
   matchedUser: {

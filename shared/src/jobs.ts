@@ -26,8 +26,8 @@ export interface JobDefinition<
    * it. At most one running and one waiting per key.
    */
   rerunIfRunning?: boolean;
-  /** The user whose room receives this job's status events. */
-  notifyUser?: (payload: z.output<P>) => number;
+  /** The user whose room receives this job's status events (undefined: nobody's). */
+  notifyUser?: (payload: z.output<P>) => number | undefined;
 }
 
 export function defineJob<Name extends string, P extends z.ZodType, R extends z.ZodType>(
@@ -91,6 +91,8 @@ export const jobs = {
     result: z.object({ users: z.number().int(), rows: z.number().int() }),
     options: { attempts: 3, backoffMs: 2000 },
     dedupeKey: (p) => (p.scope === 'user' ? `matches.recompute:${p.userId}` : `matches.recompute:${p.scope}`),
+    // The person whose feed it was: their screens read the feed again (it stays true without a reload).
+    notifyUser: (p) => (p.scope === 'user' ? p.userId : undefined),
     // Library edits come in bursts: one queued recompute per person, and an edit made while one
     // runs (which may have read the library before it) gets one more after it.
     rerunIfRunning: true,

@@ -12,7 +12,7 @@ import {
   presenceQuery,
   typingQuery,
 } from '@/features/chat/conversation-cache';
-import { resetAnnouncedMatches } from '@/features/feed/mutual-match-toast';
+import { pendingMatchMoments, resetAnnouncedMatches } from '@/features/match-moment';
 import { matchesQuery } from '@/features/matches/match-queries';
 import { badgesQuery, setBadges } from '@/lib/badges';
 import { createQueryClient } from '@/lib/query-client';
@@ -136,23 +136,24 @@ describe('RealtimeBridge', () => {
     expect(screen.getByTestId('nav-feed-badge').textContent).toBe('3');
   });
 
-  it("'match:new' is handled once: one toast per match, and the cached list gains it", () => {
+  it("'match:new' is handled once: one match moment per match, and the cached list gains it", async () => {
     const { queryClient } = renderBridge();
     const listKey = matchesQuery(ME, 'platonic').queryKey;
     queryClient.setQueryData(listKey, [makeMatch(1)]);
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
 
     act(() => fake.emit('match:new', makeMatch(901)));
-    expect(appStore.get(toastsAtom)).toHaveLength(1);
-    expect(appStore.get(toastsAtom)[0]?.title).toBe("It's a sound match!");
-    expect(appStore.get(toastsAtom)[0]?.description).toContain('Kindred Buddy');
+    expect(pendingMatchMoments().map((m) => m.id)).toEqual([901]);
+    const moment = await screen.findByRole('dialog', { name: "It's a match!" });
+    expect(moment.textContent).toContain("It's a sound match!");
     expect(cachedIds(queryClient, listKey)).toEqual([901, 1]);
     expect(invalidate).toHaveBeenCalled();
 
-    // The same match again (another tab's like answer, a replay): no second toast, no duplicate.
+    // The same match again (another tab's like answer, a replay): no second moment, no duplicate.
     act(() => fake.emit('match:new', makeMatch(901)));
-    expect(appStore.get(toastsAtom)).toHaveLength(1);
+    expect(pendingMatchMoments()).toHaveLength(1);
     expect(cachedIds(queryClient, listKey)).toEqual([901, 1]);
+    expect(appStore.get(toastsAtom)).toEqual([]);
   });
 
   it("'match:removed' takes the match out of every cached list and its single-match entries", () => {

@@ -13,8 +13,8 @@ import {
   setPresence,
   setTyping,
 } from '@/features/chat/conversation-cache';
-import { feedCountsQuery, invalidateAfterMatch } from '@/features/feed/feed-queries';
-import { announceMutualMatch } from '@/features/feed/mutual-match-toast';
+import { invalidateAfterMatch, invalidateFeed } from '@/features/feed/feed-queries';
+import { announceMatch, MatchMomentHost } from '@/features/match-moment';
 import { addMatchToList, forgetMatch } from '@/features/matches/match-queries';
 import { libraryQuery } from '@/features/podcasts/podcast-queries';
 import { spotifyStatusQuery } from '@/features/spotify/spotify-queries';
@@ -50,7 +50,9 @@ const afterJob: { [N in JobName]: Invalidate } = {
   'avatar.generate': () => {},
   // New names, artwork and episodes; a Spotify sync also changes the connection status.
   'podcasts.sync': invalidate(libraryQuery, spotifyStatusQuery),
-  'matches.recompute': invalidate(feedCountsQuery),
+  // The person's feed was computed again (their library changed): its lists and counts are read
+  // again; the feed keeps the card on screen where it is (FeedScreen).
+  'matches.recompute': ({ queryClient, userId }) => void invalidateFeed(queryClient, userId),
   // Sends no job status (no notifyUser): a demo person's like-back arrives as 'match:new'.
   'demo.likeBack': () => {},
   // Sends no job status either: the report retention sweep.
@@ -71,9 +73,9 @@ export const cacheUpdates: { [E in ServerEventName]: (payload: ServerEventPayloa
   },
   'badges:update': (counts, { queryClient, userId }) => setBadges(queryClient, userId, counts),
   'badges:unread': ({ unreadMatches }, { queryClient, userId }) => setUnreadBadges(queryClient, userId, unreadMatches),
-  // Every tab of both people shows the intent's toast once per match (the like's answer may have already).
+  // Every tab of both people shows the match moment once per match (the like's answer may have already).
   'match:new': (match, { queryClient, userId }) => {
-    announceMutualMatch(match);
+    announceMatch(match);
     addMatchToList(queryClient, userId, match);
     void invalidateAfterMatch(queryClient, userId);
   },
@@ -170,7 +172,7 @@ export default function RealtimeBridge({ userId }: { userId: number }) {
   }, []);
   useSocketConnection(userId, end);
   useBadgePollingWhileDisconnected(queryClient, userId);
-  return null;
+  return <MatchMomentHost />;
 }
 
 /** Badges arrive by socket; while it is down they are read every 5 s instead (SPEC's polling interval). */

@@ -1,7 +1,7 @@
 import { api } from '@shared/api';
 import type { MessageReadEvent } from '@shared/events';
 import type { Message } from '@shared/schemas/chat';
-import type { MatchView } from '@shared/schemas/matches';
+import { LAST_MESSAGE_PREVIEW_LENGTH, type MatchView } from '@shared/schemas/matches';
 import type { QueryClient } from '@tanstack/react-query';
 import { endpointQuery, endpointUrl } from './api-client';
 import { adjustUnreadBadge } from './badges';
@@ -77,12 +77,34 @@ export function noteMessage(
   const own = message.senderId === userId;
   const before = updateMatch(queryClient, userId, message.matchId, (match) => ({
     ...match,
+    lastMessage:
+      message.seq >= match.lastMessageSeq
+        ? {
+            senderId: message.senderId,
+            text: message.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH),
+            createdAt: message.createdAt,
+          }
+        : match.lastMessage,
     lastMessageSeq: Math.max(match.lastMessageSeq, message.seq),
     readSeq: own ? Math.max(match.readSeq, message.seq) : match.readSeq,
     otherReadSeq: own ? match.otherReadSeq : Math.max(match.otherReadSeq, message.seq),
     hasUnreadMessages: match.hasUnreadMessages || unread,
   }));
   if (unread && before && !before.hasUnreadMessages) adjustUnreadBadge(queryClient, userId, before.intent, 1);
+  updateMatchLists(queryClient, userId, (matches) => toFrontOfGroup(matches, message.matchId));
+}
+
+/**
+ * The list with this match moved in front of the others of its group (favourites, then the rest):
+ * the newest conversation comes first, as the server orders it.
+ */
+function toFrontOfGroup(matches: MatchView[], matchId: number): MatchView[] {
+  const moved = matches.find((m) => m.id === matchId);
+  if (!moved) return matches;
+  const rest = matches.filter((m) => m.id !== matchId);
+  const at = rest.findIndex((m) => m.isFavorite === moved.isFavorite);
+  const firstOfGroup = at === -1 ? (moved.isFavorite ? 0 : rest.length) : at;
+  return [...rest.slice(0, firstOfGroup), moved, ...rest.slice(firstOfGroup)];
 }
 
 /**

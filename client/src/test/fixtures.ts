@@ -48,6 +48,7 @@ export function makeMatchView(
     sharedPodcasts: [],
     sharedPodcastCount: 0,
     lastMessageSeq: 0,
+    lastMessage: null,
     readSeq: 0,
     otherReadSeq: 0,
     matchedUser: {

@@ -36,6 +36,16 @@ export const CreateMatchBodySchema = z.strictObject({
 });
 export type CreateMatchBody = z.infer<typeof CreateMatchBodySchema>;
 
+/** A match's newest message, for the Matches list (who wrote it, the start of it, when). */
+export const LastMessageSchema = z.object({
+  senderId: z.number().int(),
+  /** At most LAST_MESSAGE_PREVIEW_LENGTH characters of it. */
+  text: z.string(),
+  createdAt: TimestampSchema,
+});
+export type LastMessage = z.infer<typeof LastMessageSchema>;
+export const LAST_MESSAGE_PREVIEW_LENGTH = 120;
+
 /** SPEC section 3, matches, as the viewer sees it: user1Id is always the viewer. */
 export const MatchViewSchema = z.object({
   id: z.number().int(),
@@ -57,6 +67,8 @@ export const MatchViewSchema = z.object({
   sharedPodcastCount: z.number().int().min(0),
   /** The seq of the match's newest message (0: none yet). */
   lastMessageSeq: z.number().int().min(0),
+  /** The newest message (null: none yet). */
+  lastMessage: LastMessageSchema.nullable(),
   /** Up to which seq the viewer has read, and the other person (read receipts). */
   readSeq: z.number().int().min(0),
   otherReadSeq: z.number().int().min(0),

@@ -17,45 +17,17 @@ const FONT = "'DejaVu Sans', sans-serif";
 
 const espeakPath = () => process.env.ESPEAK_PATH || 'espeak-ng';
 
-/** Emoji and pictographs have no glyph in the slide font (they would show as boxes). */
-const drawable = (text: string) =>
-  text
-    .replace(/\p{Extended_Pictographic}|\u{FE0F}|\u{200D}/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
 const escapeXml = (text: string) =>
   text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] ?? c);
 
-/** Cuts `text` to at most `max` characters, with an ellipsis. */
-const truncate = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
-
-/** Greedy word wrap into at most `lines` lines of `width` characters. */
-function wrap(text: string, width: number, lines: number): string[] {
-  const out: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    const next = line ? `${line} ${word}` : word;
-    if (next.length <= width) line = next;
-    else {
-      if (line) out.push(line);
-      line = truncate(word, width);
-    }
-  }
-  if (line) out.push(line);
-  if (out.length > lines) {
-    const kept = out.slice(0, lines);
-    kept[lines - 1] = truncate(`${kept[lines - 1]} ${out[lines]}`, width);
-    return kept;
-  }
-  return out;
-}
-
 function background([from, to]: readonly [string, string]): string {
+  // The lower part darkens smoothly: the feed card's text sits there.
   return `<defs><linearGradient id="bg" x1="0" y1="0" x2="0.4" y2="1">
-    <stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+    <stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient>
+    <linearGradient id="shade" x1="0" y1="0" x2="0" y2="1">
+    <stop offset="0" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.45"/></linearGradient></defs>
     <rect width="${W}" height="${H}" fill="url(#bg)"/>
-    <rect y="${H * 0.62}" width="${W}" height="${H * 0.38}" fill="#000" opacity="0.18"/>`;
+    <rect y="${H * 0.55}" width="${W}" height="${H * 0.45}" fill="url(#shade)"/>`;
 }
 
 /** A square tile: the image cropped to fill, or a letter placeholder in the name's colours. */
@@ -91,53 +63,53 @@ async function tile(image: Buffer | null, name: string, size: number, round: boo
     .toBuffer();
 }
 
+/**
+ * The first slide (and the poster): the person's picture, large, in the intent's colours. No text:
+ * the feed card lays the name, tagline and real match % over the video, so the video carries none of
+ * them (two texts would collide, and a number drawn at render time would soon be wrong). The lower
+ * part of every slide stays empty for the card's text.
+ */
 async function introSlide(input: IntroInput, file: string): Promise<void> {
   const colors = INTENT_INFO[input.intent].videoColors;
-  const pictureSize = 360;
+  const pictureSize = 460;
+  const centerY = 470;
   const picture = await tile(input.picture, input.displayName, pictureSize, true);
-  const displayName = truncate(drawable(input.displayName), 24);
-  const name = escapeXml(displayName);
-  // Long names get a smaller font so they fit the frame (about 0.6 em per character).
-  const nameSize = Math.min(64, Math.floor((W - 80) / (0.62 * Math.max(1, displayName.length))));
-  const tagline = wrap(drawable(input.tagline), 30, 3)
-    .map((line, i) => `<tspan x="${W / 2}" dy="${i === 0 ? 0 : 54}">${escapeXml(line)}</tspan>`)
-    .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">${background(colors)}
-    <circle cx="${W / 2}" cy="430" r="${pictureSize / 2 + 12}" fill="#fff" opacity="0.9"/>
-    <text x="${W / 2}" y="740" text-anchor="middle" font-family="${FONT}" font-weight="bold" font-size="${nameSize}" fill="#fff">${name}</text>
-    <text x="${W / 2}" y="830" text-anchor="middle" font-family="${FONT}" font-size="40" fill="#fff" opacity="0.95">${tagline}</text>
-    <rect x="${W / 2 - 170}" y="1040" width="340" height="84" rx="42" fill="#fff"/>
-    <text x="${W / 2}" y="1097" text-anchor="middle" font-family="${FONT}" font-weight="bold" font-size="40" fill="${colors[0]}">${input.matchPercentage}% match</text>
-    <text x="${W / 2}" y="150" text-anchor="middle" font-family="${FONT}" font-size="34" fill="#fff" opacity="0.85">${escapeXml(INTENT_INFO[input.intent].label)} on PodMatch</text>
+    <circle cx="${W / 2}" cy="${centerY}" r="${pictureSize / 2 + 60}" fill="#fff" opacity="0.12"/>
+    <circle cx="${W / 2}" cy="${centerY}" r="${pictureSize / 2 + 14}" fill="#fff" opacity="0.9"/>
   </svg>`;
   await sharp(Buffer.from(svg))
-    .composite([{ input: picture, left: W / 2 - pictureSize / 2, top: 430 - pictureSize / 2 }])
+    .composite([{ input: picture, left: W / 2 - pictureSize / 2, top: centerY - pictureSize / 2 }])
     .png({ compressionLevel: 1 })
     .toFile(file);
 }
 
+/** The second slide: the artwork of the person's top shows (at most 5), three then two. */
 async function podcastsSlide(input: IntroInput, file: string): Promise<void> {
   const colors = INTENT_INFO[input.intent].videoColors;
-  const size = 140;
-  const top = 300;
-  const step = 180;
-  const tiles = await Promise.all(input.podcasts.map((p) => tile(p.artwork, p.name, size, false)));
-  const rows = input.podcasts
-    .map((p, i) => {
-      const y = top + i * step;
-      const creator = p.creator
-        ? `<text x="240" y="${y + 100}" font-family="${FONT}" font-size="30" fill="#fff" opacity="0.8">${escapeXml(truncate(drawable(p.creator), 28))}</text>`
-        : '';
-      return `<text x="240" y="${y + 60}" font-family="${FONT}" font-weight="bold" font-size="38" fill="#fff">${escapeXml(truncate(drawable(p.name), 22))}</text>${creator}`;
-    })
-    .join('');
+  const size = 190;
+  const gap = 30;
+  const rowTops = [250, 250 + size + gap];
+  const tiles = await Promise.all(input.podcasts.slice(0, 5).map((p) => tile(p.artwork, p.name, size, false)));
+  const placed = tiles.map((input, i) => {
+    const row = i < 3 ? 0 : 1;
+    const inRow = row === 0 ? Math.min(3, tiles.length) : tiles.length - 3;
+    const column = row === 0 ? i : i - 3;
+    const left = Math.round(W / 2 - (inRow * size + (inRow - 1) * gap) / 2 + column * (size + gap));
+    return { input, left, top: rowTops[row] as number };
+  });
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">${background(colors)}
-    <text x="${W / 2}" y="200" text-anchor="middle" font-family="${FONT}" font-weight="bold" font-size="56" fill="#fff">My top podcasts</text>
-    ${rows}</svg>`;
-  await sharp(Buffer.from(svg))
-    .composite(tiles.map((input, i) => ({ input, left: 70, top: top + i * step })))
-    .png({ compressionLevel: 1 })
-    .toFile(file);
+    <text x="${W / 2}" y="170" text-anchor="middle" font-family="${FONT}" font-weight="bold" font-size="52" fill="#fff">On my playlist</text>
+  </svg>`;
+  await sharp(Buffer.from(svg)).composite(placed).png({ compressionLevel: 1 }).toFile(file);
+}
+
+/** Draws both slides into `workDir`; answers their paths. */
+export async function drawSlides(input: IntroInput, workDir: string): Promise<{ intro: string; shows: string }> {
+  const intro = path.join(workDir, 'slide-intro.png');
+  const shows = path.join(workDir, 'slide-podcasts.png');
+  await Promise.all([introSlide(input, intro), podcastsSlide(input, shows)]);
+  return { intro, shows };
 }
 
 export class LocalVideoProvider implements VideoProvider {
@@ -146,15 +118,12 @@ export class LocalVideoProvider implements VideoProvider {
   async render(input: IntroInput, options: RenderOptions): Promise<RenderedIntro> {
     const { workDir, signal } = options;
     const narration = path.join(workDir, 'narration.wav');
-    const intro = path.join(workDir, 'slide-intro.png');
-    const shows = path.join(workDir, 'slide-podcasts.png');
-    await Promise.all([
+    const [{ intro, shows }] = await Promise.all([
+      drawSlides(input, workDir),
       runProcess(espeakPath(), ['-v', 'en-us', '-s', '165', '-w', narration, input.narration], {
         signal,
         timeoutMs: 30_000,
       }),
-      introSlide(input, intro),
-      podcastsSlide(input, shows),
     ]);
     const speech = await wavSeconds(narration);
     const total = Math.min(LIMITS.videoMaxSeconds, Math.max(MIN_SECONDS, speech + 1));

@@ -8,7 +8,8 @@ export interface IntroInput {
   displayName: string;
   tagline: string;
   taglineKind: IntroTaglineKind;
-  /** Shown as a badge; fixed at 95 for the AI video (SPEC section 9). */
+  /** Fixed at 95 for the AI video (SPEC section 9); sent to an external provider, never drawn by the
+   * local renderer: the feed card shows the real one over the video. */
   matchPercentage: number;
   /** The profile picture's bytes (WebP, PNG or JPEG), or null for a letter placeholder. */
   picture: Buffer | null;

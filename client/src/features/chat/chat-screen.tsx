@@ -43,13 +43,15 @@ interface ConversationViewProps {
   userId: number;
   match: MatchView;
   conversation: Conversation | undefined;
+  /** Start with an icebreaker in the input (arriving from the match moment). */
+  icebreaker?: boolean;
 }
 
 /** The loaded chat: header, messages (or the empty state), typing, input and the shared-podcast footer. */
-function ConversationView({ userId, match, conversation }: ConversationViewProps) {
+function ConversationView({ userId, match, conversation, icebreaker: startWithIcebreaker }: ConversationViewProps) {
   const queryClient = useQueryClient();
   const name = match.matchedUser.displayName;
-  const [draft, setDraft] = useState('');
+  const [draft, setDraft] = useState(() => (startWithIcebreaker ? pickIcebreaker(match.sharedPodcasts) : ''));
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const { send, sending, error } = useSendMessage(userId, match.id);
   const typingSignal = useTypingSignal(match.id);
@@ -139,7 +141,7 @@ function ChatLoadError({ error, onRetry }: { error: unknown; onRetry: () => void
  * bridge keeps current; while the socket is down the open chat polls every TIMING.messagePollMs.
  * A match the server does not show (404), or one that ends while open, shows 'Conversation not found'.
  */
-export function ChatScreen({ userId, matchId }: { userId: number; matchId: number }) {
+export function ChatScreen({ userId, matchId, icebreaker }: { userId: number; matchId: number; icebreaker?: boolean }) {
   const removed = useQuery(removedQuery(matchId)).data === true;
   const match = useQuery({ ...matchQuery(matchId), enabled: !removed });
   const conversation = useQuery({ ...conversationQuery(userId, matchId), enabled: !removed });
@@ -169,5 +171,7 @@ export function ChatScreen({ userId, matchId }: { userId: number; matchId: numbe
         Loading...
       </main>
     );
-  return <ConversationView userId={userId} match={match.data} conversation={conversation.data} />;
+  return (
+    <ConversationView userId={userId} match={match.data} conversation={conversation.data} icebreaker={icebreaker} />
+  );
 }

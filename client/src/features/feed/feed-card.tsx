@@ -37,6 +37,7 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
   const y = useMotionValue(0);
   const [hint, setHint] = useState<'matches' | 'profile' | null>(null);
   const [videoFailed, setVideoFailed] = useState(false);
+  const [whyOpen, setWhyOpen] = useState(false);
   const dragged = useRef(false);
   const name = feedDisplayName(item);
   const tagline = feedTagline(item, intent);
@@ -117,7 +118,16 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
             data-testid="feed-picture"
           />
         )}
-        <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black via-black/70 to-transparent p-5 pr-24 pt-16">
+        {/* The text sits in the lower part, which generated intros leave empty, clear of the action
+            buttons on the right (pr-24); "Why you match" opens on an opaque panel, above the video. */}
+        <div
+          data-testid="feed-card-text"
+          className={`absolute inset-x-0 bottom-0 p-5 pr-24 ${
+            whyOpen
+              ? 'max-h-full overflow-y-auto bg-zinc-950/95 pt-5'
+              : 'bg-gradient-to-t from-black via-black/70 to-transparent pt-16'
+          }`}
+        >
           <button
             type="button"
             onClick={() => {
@@ -133,11 +143,17 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
                 {item.matchPercentage}%
               </span>
             </span>
-            <span className="mt-1 line-clamp-2 block text-sm text-zinc-200">{tagline}</span>
+            <span data-testid="feed-tagline" className="mt-1 line-clamp-2 block text-sm text-zinc-200">
+              {tagline}
+            </span>
           </button>
           {item.sharedPodcasts.length > 0 ? (
-            <details className="mt-1 text-sm text-zinc-200" onPointerDownCapture={(e) => e.stopPropagation()}>
-              <summary className="min-h-11 cursor-pointer py-3 font-semibold text-white">
+            <details
+              className="mt-1 text-sm text-zinc-200"
+              onPointerDownCapture={(e) => e.stopPropagation()}
+              onToggle={(e) => setWhyOpen(e.currentTarget.open)}
+            >
+              <summary data-testid="feed-why" className="min-h-11 cursor-pointer py-3 font-semibold text-white">
                 Why you match · {sharedShowsLabel(item.sharedPodcasts.length)}
               </summary>
               {/* Chips that wrap: every shared show readable at once, no small scroll box. */}

@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowLeft, ArrowRight, ArrowUp, Hand } from 'lucide-react';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Button } from '@/components/ui/button';
 
 /** Per person, so a second account on the same browser is taught too. */
@@ -31,17 +31,26 @@ const GESTURES = [
 ] as const;
 
 /**
- * A one-time note above the first card that teaches the feed's gestures (the vertical swipes and
- * the side hints). Shown inline, never over the card, so it blocks nothing; gone for good once
- * dismissed.
+ * Whether the one-time guide is open for this person, and its dismissal (remembered on this browser).
+ * The feed hides the action buttons while it is open, so they never cover it and a tap meant for it
+ * never likes anyone.
  */
-export function FeedCoachMark({ userId }: { userId: number }) {
-  const [open, setOpen] = useState(() => !wasShown(userId));
-  if (!open) return null;
-  const dismiss = () => {
+export function useFeedCoachMark(userId: number | undefined): { open: boolean; dismiss: () => void } {
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const open = userId !== undefined && dismissed !== userId && !wasShown(userId);
+  const dismiss = useCallback(() => {
+    if (userId === undefined) return;
     markShown(userId);
-    setOpen(false);
-  };
+    setDismissed(userId);
+  }, [userId]);
+  return { open, dismiss };
+}
+
+/**
+ * A one-time note above the first card that teaches the feed's gestures (the vertical swipes and
+ * the side hints). Shown inline, never over the card, so it blocks nothing.
+ */
+export function FeedCoachMark({ onDismiss }: { onDismiss: () => void }) {
   return (
     <section
       data-testid="feed-coach-mark"
@@ -52,7 +61,7 @@ export function FeedCoachMark({ userId }: { userId: number }) {
         <Hand aria-hidden="true" className="size-4" />
         How the feed works
       </h2>
-      <ul className="grid grid-cols-2 gap-x-3 gap-y-1.5">
+      <ul className="grid grid-cols-1 gap-x-3 gap-y-1.5 min-[360px]:grid-cols-2">
         {GESTURES.map(({ icon: Icon, text }) => (
           <li key={text} className="flex items-center gap-2">
             <Icon aria-hidden="true" className="size-4 shrink-0 text-white" />
@@ -60,8 +69,8 @@ export function FeedCoachMark({ userId }: { userId: number }) {
           </li>
         ))}
       </ul>
-      <p>Like or pass with the buttons on the right; tap a name to see their profile.</p>
-      <Button size="sm" variant="outline" className="justify-self-end" onClick={dismiss}>
+      <p>Like or pass with the buttons beside the card; tap a name to see their profile.</p>
+      <Button size="sm" variant="outline" className="min-h-11 justify-self-end" onClick={onDismiss}>
         Got it
       </Button>
     </section>

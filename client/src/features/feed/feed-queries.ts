@@ -41,6 +41,13 @@ export function useFeed(intent: Intent) {
   return feed;
 }
 
+/** The feed lists of every intent and their counts (after the person's feed was computed again). */
+export function invalidateFeed(queryClient: ReturnType<typeof useQueryClient>, userId: number) {
+  return queryClient.invalidateQueries({
+    predicate: ({ queryKey: [key] }) => typeof key === 'string' && key.startsWith(`/api/users/${userId}/feed`),
+  });
+}
+
 /**
  * Queries a match changes: the feed counts, every matches list of the user and, unless `feed` is
  * false, the feed lists too (a like or pass keeps the current list, so the position stays).

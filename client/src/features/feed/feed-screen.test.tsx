@@ -10,8 +10,8 @@ import { appStore } from '@/lib/store';
 import { toastsAtom } from '@/lib/toast';
 import { makeMatchView, makeSelfUser } from '@/test/fixtures';
 import { jsonResponse, mockFetch } from '@/test/utils';
+import { coachMarkStorageKey } from './feed-coach-mark';
 import { FeedScreen } from './feed-screen';
-import { resetAnnouncedMatches } from './mutual-match-toast';
 
 function item(id: number, displayName: string, matchPercentage: number): FeedItem {
   return {
@@ -81,7 +81,21 @@ function bodyOf(fetchMock: ReturnType<typeof serve>, path: string) {
 describe('FeedScreen', () => {
   beforeEach(() => {
     startSession({ token: 'tok-7', userId: 7 });
-    resetAnnouncedMatches();
+    // The one-time guide was dismissed (its own test below).
+    localStorage.setItem(coachMarkStorageKey(7), 'done');
+  });
+
+  it('hides the action buttons while the first-time guide is open, so a tap meant for it likes nobody', async () => {
+    localStorage.removeItem(coachMarkStorageKey(7));
+    const fetchMock = serve();
+    renderFeed();
+    await screen.findByTestId('feed-coach-mark');
+    expect(screen.getByTestId('feed-name').textContent).toBe('Nova');
+    expect(screen.queryByRole('button', { name: 'Like' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Got it' }));
+    expect(screen.queryByTestId('feed-coach-mark')).toBeNull();
+    screen.getByRole('button', { name: 'Like' });
+    expect(bodyOf(fetchMock, '/api/matches')).toBeUndefined();
   });
 
   it('shows one card: the cleaned name, tagline, match % and the ring aimed at it', async () => {
@@ -203,24 +217,23 @@ describe('FeedScreen', () => {
     expect(bodyOf(fetchMock, '/api/matches')?.user1Liked).toBe(false);
   });
 
-  it("a like on SPEC's demo user shows the toast once and opens /matches", async () => {
+  it("a like on SPEC's demo user announces the match moment once and opens /matches", async () => {
     serve((url) => (url === '/api/matches' ? jsonResponse(matchView(21, true, true)) : undefined));
     const router = renderFeed();
     fireEvent.click(await screen.findByRole('button', { name: 'Like' }));
     await screen.findByText('matches page');
     expect(router.state.location.pathname).toBe('/matches');
-    const toasts = appStore.get(toastsAtom);
-    expect(toasts).toHaveLength(1);
-    expect(toasts[0]?.title).toBe('Your frequencies are aligned!');
   });
 
-  it('any other mutual like shows the toast and stays on the feed, with the next card', async () => {
+  it('any other mutual like announces the match moment and stays on the feed, with the next card', async () => {
     serve((url) => (url === '/api/matches' ? jsonResponse(matchView(21, true)) : undefined));
     const router = renderFeed();
     fireEvent.click(await screen.findByRole('button', { name: 'Like' }));
     await waitFor(() => expect(screen.getByTestId('feed-name').textContent).toBe('Quinn'));
     expect(router.state.location.pathname).toBe('/');
-    expect(appStore.get(toastsAtom).map((t) => t.title)).toEqual(['Your frequencies are aligned!']);
+    // The match moment itself is the app's (match-moment tests, e2e); the feed announces it.
+    expect(screen.getByText(/It's a match with Nova/)).not.toBeNull();
+    expect(appStore.get(toastsAtom)).toEqual([]);
   });
 
   it('undoes the last pass with the Undo button or Z: the person is back in front, erased on the server', async () => {

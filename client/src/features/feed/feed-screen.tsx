@@ -10,17 +10,17 @@ import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { IntentSwitcher } from '@/components/ui/intent-switcher';
 import { Spinner } from '@/components/ui/spinner';
+import { announceMatch } from '@/features/match-moment';
 import { errorMessage } from '@/lib/api-client';
 import { intentTextColor } from '@/lib/theme';
 import { toast } from '@/lib/toast';
 import { useCurrentUser, useSaveIntent, useUpdateCurrentUser } from '@/lib/user-queries';
 import { type CardMotion, useCardMotion } from './card-motion';
 import { FeedCard } from './feed-card';
-import { FeedCoachMark } from './feed-coach-mark';
+import { FeedCoachMark, useFeedCoachMark } from './feed-coach-mark';
 import { invalidateAfterMatch, type MatchActionInput, useFeed, useMatchAction, useUndoPass } from './feed-queries';
 import { feedAvatar, feedDisplayName, isFirstVisit } from './feed-utils';
-import { FloatingMatchCard } from './match-card';
-import { announceMutualMatch } from './mutual-match-toast';
+import { FloatingMatchCard, MATCH_ICON } from './match-card';
 
 interface FeedScreenProps {
   displayName?: string;
@@ -30,6 +30,9 @@ interface FeedScreenProps {
 
 const KEYBOARD_HINT =
   'Keyboard: Arrow Up for the next profile, Arrow Down for the previous one, L or Enter to like, P or Backspace to pass, Z to undo a pass.';
+
+/** How long "You liked ..." stays on screen after a like. */
+const LIKE_FEEDBACK_MS = 2500;
 
 /** Step of the empty state's minimum match percentage control. */
 const MIN_MATCH_STEP = 5;
@@ -50,6 +53,7 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
   const greetingName =
     displayName !== undefined || user ? displayNameOf(displayName, user?.displayName, user?.username) : '';
   const firstVisit = user ? isFirstVisit(user.createdAt) : false;
+  const guide = useFeedCoachMark(user?.id);
   const [index, setIndex] = useState(0);
   const [removed, setRemoved] = useState<ReadonlySet<number>>(() => new Set());
   const [seen, setSeen] = useState<{ data: FeedItem[] | undefined; intent: Intent }>({ data: undefined, intent });
@@ -58,6 +62,8 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
   const [front, setFront] = useState<FeedItem | null>(null);
   // The last pass, which an Undo control offers to take back for UNDO_PASS_SECONDS.
   const [lastPass, setLastPass] = useState<MatchActionInput | null>(null);
+  // The last like that made no match yet, acknowledged on screen for a moment.
+  const [lastLike, setLastLike] = useState<{ id: number; name: string } | null>(null);
   const cardMotion = useCardMotion();
   // The running exit animation of the card being liked or passed: its removal waits for it.
   const leaving = useRef<Promise<unknown>>(Promise.resolve());
@@ -84,7 +90,8 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
       void leaving.current.then(() => setRemoved((prev) => new Set(prev).add(input.item.id)));
       const name = feedDisplayName(input.item);
       setLastPass(input.liked ? null : input);
-      if (match.isMutualMatch) announceMutualMatch(match);
+      setLastLike(input.liked && !match.isMutualMatch ? { id: input.item.id, name } : null);
+      if (match.isMutualMatch) announceMatch(match);
       // Only SPEC's demo user (an instant match) opens Matches; every other like stays on the feed,
       // and a match made later arrives over the socket with its toast (realtime bridge).
       if (match.isMutualMatch && match.instantDemoMatch) navigate('/matches');
@@ -126,6 +133,12 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
     if (!lastPass || undoPass.isPending || lastPass.intent !== intent) return;
     undoPass.mutate(lastPass);
   }, [lastPass, undoPass, intent]);
+
+  useEffect(() => {
+    if (!lastLike) return;
+    const timer = setTimeout(() => setLastLike(null), LIKE_FEEDBACK_MS);
+    return () => clearTimeout(timer);
+  }, [lastLike]);
 
   // The undo is offered for a few seconds after a pass.
   useEffect(() => {
@@ -215,6 +228,7 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
           <kbd className="font-sans font-semibold text-white">Z</kbd> undo pass
         </p>
       ) : null}
+      {lastLike ? <LikeFeedback key={lastLike.id} name={lastLike.name} intent={intent} /> : null}
       {lastPass && lastPass.intent === intent ? (
         <div
           data-testid="undo-pass"
@@ -250,7 +264,7 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
         </FeedMessage>
       ) : current ? (
         <>
-          {user ? <FeedCoachMark userId={user.id} /> : null}
+          {guide.open ? <FeedCoachMark onDismiss={guide.dismiss} /> : null}
           {/* Keyed by person: each new card slides in; a liked or passed one is animated away first (act). */}
           <CardEntrance key={current.id} motion={cardMotion}>
             <FeedCard
@@ -264,21 +278,40 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
               onOpenDetails={(userId) => navigate(`/profile-details/${userId}`)}
             />
           </CardEntrance>
-          <FloatingMatchCard
-            userId={current.id}
-            name={feedDisplayName(current)}
-            avatarUrl={feedAvatar(current)}
-            matchPercentage={current.matchPercentage}
-            intent={intent}
-            disabled={matchAction.isPending}
-            onMatch={(_userId, liked) => act(liked)}
-            onMessage={onMessage}
-          />
+          {/* Hidden while the guide is open (or may still open, before the person is known): it would
+              cover the guide, and catch taps meant for it. */}
+          {guide.open || !user ? null : (
+            <FloatingMatchCard
+              userId={current.id}
+              name={feedDisplayName(current)}
+              avatarUrl={feedAvatar(current)}
+              matchPercentage={current.matchPercentage}
+              intent={intent}
+              disabled={matchAction.isPending}
+              onMatch={(_userId, liked) => act(liked)}
+              onMessage={onMessage}
+            />
+          )}
         </>
       ) : (
         <EmptyFeed />
       )}
     </div>
+  );
+}
+
+/** "You liked ...": a like's visible answer, for a moment (the pass has its Undo bar). */
+function LikeFeedback({ name, intent }: { name: string; intent: Intent }) {
+  const Icon = MATCH_ICON[intent];
+  return (
+    <p
+      data-testid="like-feedback"
+      aria-hidden="true"
+      className="-mt-2 flex min-h-11 items-center gap-2 rounded-2xl bg-intent/15 px-4 text-sm font-semibold text-white motion-safe:animate-pop-in"
+    >
+      <Icon aria-hidden="true" className="size-4 shrink-0 text-intent" />
+      <span className="min-w-0 truncate">You liked {name}</span>
+    </p>
   );
 }
 

@@ -14,7 +14,8 @@ interface FloatingMatchCardProps {
   onMessage?: (userId: number) => void;
 }
 
-const MATCH_ICON = { professional: Paperclip, platonic: ThumbsUp, romantic: Heart } as const;
+/** The like button's icon per intent (also the like's feedback on the feed). */
+export const MATCH_ICON = { professional: Paperclip, platonic: ThumbsUp, romantic: Heart } as const;
 
 const roundButton =
   'flex size-11 items-center justify-center rounded-full border border-white/15 bg-black/50 text-white shadow-lg backdrop-blur transition hover:scale-105 disabled:opacity-50 focus-visible:outline-2 focus-visible:outline-white';

@@ -3,6 +3,7 @@ import type { MatchView } from '@shared/schemas/matches';
 import { MessageCircle, MoreHorizontal, Star } from 'lucide-react';
 import { PersonPicture } from '@/components/person-picture';
 import { cn } from '@/lib/cn';
+import { relativeTime } from '@/lib/relative-time';
 
 interface MatchCardProps {
   match: MatchView;
@@ -24,9 +25,38 @@ export function MatchAvatar({ name, picture }: { name: string; picture: string |
   );
 }
 
+/** Whether the match's newest message is the other person's and not read yet. */
+export function hasUnreadMessage(match: MatchView): boolean {
+  const last = match.lastMessage;
+  return last !== null && last.senderId !== match.user1Id && match.lastMessageSeq > match.readSeq;
+}
+
+/** The newest message under the name: who wrote it, its start and when; unread ones stand out. */
+function LastMessageLine({ match, unread }: { match: MatchView; unread: boolean }) {
+  const last = match.lastMessage;
+  if (!last) return <span className="block text-xs text-zinc-400">No messages yet</span>;
+  const mine = last.senderId === match.user1Id;
+  return (
+    <span data-testid="match-last-message" className="flex items-center gap-1.5 text-xs">
+      {unread ? (
+        <span data-testid="match-unread" className="size-2 shrink-0 rounded-full bg-intent">
+          <span className="sr-only">Unread message: </span>
+        </span>
+      ) : null}
+      <span className={cn('min-w-0 truncate', unread ? 'font-semibold text-white' : 'text-zinc-300')}>
+        {mine ? 'You: ' : ''}
+        {last.text}
+      </span>
+      <span className="shrink-0 text-zinc-400">· {relativeTime(last.createdAt).replace(' ago', '')}</span>
+    </span>
+  );
+}
+
 export function MatchCard({ match, onOpen, onMessage, onToggleFavorite, onOptions }: MatchCardProps) {
   const name = displayName(match.matchedUser.displayName);
-  const isNew = match.hasUnreadMessages;
+  const unread = hasUnreadMessage(match);
+  // "New": a match nobody has written in yet and the viewer has not opened.
+  const isNew = match.hasUnreadMessages && match.lastMessage === null;
   return (
     <li
       data-testid="match-card"
@@ -47,6 +77,9 @@ export function MatchCard({ match, onOpen, onMessage, onToggleFavorite, onOption
           <span className="sr-only">, open profile</span>
         </span>
       </button>
+      <p className="-mt-1 px-1">
+        <LastMessageLine match={match} unread={unread} />
+      </p>
       {isNew ? (
         <span className="pointer-events-none absolute left-4 top-4 rounded-full bg-intent px-2 py-0.5 text-xs font-bold text-white shadow">
           New

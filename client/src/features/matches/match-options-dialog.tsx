@@ -2,6 +2,7 @@ import { REPORT_REASONS, type ReportReason } from '@shared/schemas/matches';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from '@/components/ui/button';
+import { firstControlOf, handleModalKeys } from '@/lib/modal-keys';
 
 export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
   spam: 'Spam',
@@ -24,8 +25,6 @@ interface MatchOptionsDialogProps {
   onReport: (reason: ReportReason, details: string) => void;
 }
 
-const FOCUSABLE = 'button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled])';
-
 /**
  * The more-options dialog of a match card: Unmatch, Block and Report, each confirmed on a second
  * step. A small modal of our own (no Radix dialog in the dependencies): labelled, Escape and the
@@ -46,28 +45,10 @@ export function MatchOptionsDialog({ name, busy, onClose, onUnmatch, onBlock, on
   }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs again on every new step on purpose
   useEffect(() => {
-    panel.current?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    firstControlOf(panel.current)?.focus();
   }, [step]);
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== 'Tab' || !panel.current) return;
-    const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    if (items.length === 0) return;
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => handleModalKeys(event, panel.current, onClose);
 
   let title: string;
   let body: ReactNode;

@@ -1,7 +1,7 @@
 import type { Intent } from '@shared/constants';
 import { displayName } from '@shared/display-name';
 import type { MatchView, ReportReason } from '@shared/schemas/matches';
-import { HeartHandshake } from 'lucide-react';
+import { Compass, HeartHandshake } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -44,6 +44,7 @@ function SkeletonSection({ title, count }: { title: string; count: number }) {
 }
 
 function EmptyState() {
+  const navigate = useNavigate();
   return (
     <div data-testid="matches-empty" className="grid justify-items-center gap-3 py-16 text-center">
       <HeartHandshake aria-hidden="true" className="size-12 text-intent" />
@@ -51,6 +52,10 @@ function EmptyState() {
       <p className="max-w-sm text-sm text-zinc-400">
         Start swiping on profiles in the feed to find podcast matches that share your interests.
       </p>
+      <Button className="mt-2" onClick={() => navigate('/')}>
+        <Compass aria-hidden="true" className="size-4" />
+        Go to the feed
+      </Button>
     </div>
   );
 }

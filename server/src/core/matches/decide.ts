@@ -5,6 +5,8 @@ import {
   type FeedSharedPodcast,
   INTENTS,
   type Intent,
+  LAST_MESSAGE_PREVIEW_LENGTH,
+  type LastMessage,
   type MatchView,
   type PublicUser,
   SPEC_DEMO_USERNAME,
@@ -67,6 +69,7 @@ export function toMatchView(
   viewerId: number,
   matchedUser: PublicUser,
   shared: SharedPodcasts = noSharedPodcasts,
+  lastMessage: LastMessage | null = null,
 ): MatchView {
   const mutual = row.mutual_at != null;
   const s = sides(row, viewerId);
@@ -86,6 +89,7 @@ export function toMatchView(
     sharedPodcasts: shared.podcasts,
     sharedPodcastCount: shared.count,
     lastMessageSeq: row.last_message_seq,
+    lastMessage,
     readSeq: s.readSeq,
     otherReadSeq: s.otherReadSeq,
   };
@@ -127,7 +131,43 @@ export async function viewOf(
   const otherId = otherOf(row, viewerId);
   const user = await presentedUser(em, otherId, row.intent);
   const shared = await sharedPodcastsWith(em, viewerId, [otherId], artwork);
-  return toMatchView(row, viewerId, user, shared.get(otherId));
+  const last = await lastMessagesOf(em, [row.id]);
+  return toMatchView(row, viewerId, user, shared.get(otherId), last.get(row.id) ?? null);
+}
+
+/** The selected columns of a match's newest message (`LAST_MESSAGE_OF`), named so they sit beside a match row. */
+export interface LastMessageColumns {
+  last_sender_id: number | null;
+  last_text: string | null;
+  last_at: Date | string | null;
+}
+
+/**
+ * A lateral subquery for the newest message of match `m` (one index lookup on (match_id, seq)):
+ * `left join lateral ${LAST_MESSAGE_OF} on true`.
+ */
+export const LAST_MESSAGE_OF = `(select sender_id as last_sender_id, left(content, ${LAST_MESSAGE_PREVIEW_LENGTH}) as last_text,
+    created_at as last_at from messages where match_id = m.id order by seq desc limit 1) lm`;
+
+/** The last message of a row that selected `LAST_MESSAGE_OF`'s columns, or null. */
+export function lastMessageOf(row: LastMessageColumns): LastMessage | null {
+  if (row.last_sender_id == null || row.last_text == null || row.last_at == null) return null;
+  return { senderId: row.last_sender_id, text: row.last_text, createdAt: new Date(row.last_at).toISOString() };
+}
+
+/** The newest message of each of these matches (none: absent from the map). */
+export async function lastMessagesOf(em: EntityManager, matchIds: number[]): Promise<Map<number, LastMessage>> {
+  const rows = await sql<LastMessageColumns & { id: number }>(
+    em,
+    `select m.id, lm.* from matches m join lateral ${LAST_MESSAGE_OF} on true where m.id = any(?)`,
+    [intArray(matchIds)],
+  );
+  const result = new Map<number, LastMessage>();
+  for (const row of rows) {
+    const last = lastMessageOf(row);
+    if (last) result.set(row.id, last);
+  }
+  return result;
 }
 
 /**

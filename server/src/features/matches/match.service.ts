@@ -10,12 +10,16 @@ import { blockedEitherWay, lockPair, sql } from '../../core/db/sql';
 import {
   type DecideResult,
   decide as decideRecord,
+  LAST_MESSAGE_OF,
+  type LastMessageColumns,
+  lastMessageOf,
   type MatchRecord,
   otherOf,
   sharedPodcastsWith,
   sideOf,
   toMatchView,
 } from '../../core/matches/decide';
+import { recomputeUser } from '../../core/matching/precompute';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../../core/presenters/user.presenter';
 import { conflict, notFound } from '../../http/errors';
 
@@ -98,6 +102,13 @@ export async function undoPass(
     if (liked || !acted || row.unmatched_at != null || row.mutual_at != null) throw refused();
     await sql(tx, `update matches set user${side}_acted = false, user${side}_liked = false where id = ?`, [row.id]);
   });
+  // A recompute that ran while the pass stood may have left the person out of the stored candidates
+  // (nothing pending with them then): compute again, so they are in the feed on the next read too.
+  const [stored] = await sql(em, 'select 1 from feed_candidates where user_id = ? and candidate_id = ?', [
+    actorId,
+    targetId,
+  ]);
+  if (!stored) await recomputeUser(em.fork(), actorId);
 }
 
 const DELETE_IF_EQUAL = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
@@ -112,7 +123,10 @@ export async function visibleMatch(em: EntityManager, matchId: number, viewerId:
   return row;
 }
 
-/** A page of the viewer's mutual matches in an intent: favourites first, then match % descending. */
+/**
+ * A page of the viewer's mutual matches in an intent: favourites first, then the newest conversation
+ * (its last message, else when the match was made), each with its last message.
+ */
 export async function listMatches(
   em: EntityManager,
   viewerId: number,
@@ -120,17 +134,18 @@ export async function listMatches(
   page: { limit: number; offset: number },
   artwork: ArtworkUrls,
 ): Promise<MatchView[]> {
-  const rows = await sql<MatchRecord & PublicUserRow>(
+  const rows = await sql<MatchRecord & PublicUserRow & LastMessageColumns>(
     em,
-    `select m.*, ${PUBLIC_USER_COLUMNS},
+    `select m.*, ${PUBLIC_USER_COLUMNS}, lm.*,
             case when m.user1_id = ? then m.user1_favorite else m.user2_favorite end as viewer_favorite
        from matches m
        join users u on u.id = case when m.user1_id = ? then m.user2_id else m.user1_id end
        left join user_profiles pr on pr.user_id = u.id and pr.intent = m.intent
+       left join lateral ${LAST_MESSAGE_OF} on true
       where (m.user1_id = ? or m.user2_id = ?) and m.intent = ?
         and m.mutual_at is not null and m.unmatched_at is null
         and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}
-      order by viewer_favorite desc, m.match_percentage desc, m.mutual_at desc, m.id
+      order by viewer_favorite desc, coalesce(lm.last_at, m.mutual_at) desc, m.id desc
       limit ? offset ?`,
     [viewerId, viewerId, viewerId, viewerId, intent, page.limit, page.offset],
   );
@@ -140,7 +155,9 @@ export async function listMatches(
     rows.map((row) => otherOf(row, viewerId)),
     artwork,
   );
-  return rows.map((row) => toMatchView(row, viewerId, toPublicUser(row, intent), shared.get(otherOf(row, viewerId))));
+  return rows.map((row) =>
+    toMatchView(row, viewerId, toPublicUser(row, intent), shared.get(otherOf(row, viewerId)), lastMessageOf(row)),
+  );
 }
 
 export async function setFavorite(

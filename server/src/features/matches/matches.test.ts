@@ -569,6 +569,40 @@ describe('matches', () => {
     expect((await server.call('GET', `/api/users/${a.id}/matches?intent=x`, { token: a.token })).status).toBe(400);
     expect((await matches(a, 'platonic')).length).toBe(0);
   });
+  it('lists the newest conversation first (favourites before the rest), each with its last message', async () => {
+    const [a, b, ab] = await mutual();
+    const c = await person();
+    await shareAShow([[a, c]]);
+    await recomputeUser(em.fork() as EntityManager, a.id);
+    await recomputeUser(em.fork() as EntityManager, c.id);
+    await decide(a, c.id, true);
+    const ac = (await decide(c, a.id, true)).json.id as number;
+    const send = (from: Person, matchId: number, content: string) =>
+      server.call('POST', '/api/chat', { token: from.token, body: { matchId, senderId: from.id, content } });
+
+    // No messages yet: the newest match first, no last message.
+    let list = await matches(a);
+    expect(list.map((m) => m.id)).toEqual([ac, ab]);
+    expect(list.every((m) => m.lastMessage === null)).toBe(true);
+
+    expect((await send(b, ab, 'Hi there! '.repeat(20))).status).toBe(201);
+    list = await matches(a);
+    expect(list.map((m) => m.id)).toEqual([ab, ac]);
+    expect(list[0]?.lastMessage).toMatchObject({ senderId: b.id, text: 'Hi there! '.repeat(12) });
+    expect(list[0]?.lastMessageSeq).toBe(1);
+    expect(list[0]?.hasUnreadMessages).toBe(true);
+
+    expect((await send(c, ac, 'Hello from c')).status).toBe(201);
+    expect((await matches(a)).map((m) => m.id)).toEqual([ac, ab]);
+    // A favourite comes first, whatever its last message.
+    await server.call('PUT', `/api/matches/${ab}`, { token: a.token, body: { isFavorite: true } });
+    list = await matches(a);
+    expect(list.map((m) => m.id)).toEqual([ab, ac]);
+    expect(list[1]?.lastMessage?.text).toBe('Hello from c');
+    // The other side sees the same last message, written by the other person.
+    expect((await matches(b))[0]?.lastMessage?.senderId).toBe(b.id);
+  });
+
   const undo = (from: Person, to: number, intent: Intent = 'romantic') =>
     server.call('POST', '/api/matches/undo-pass', { token: from.token, body: { userId: to, intent } });
   const rowOf = async (x: number, y: number) =>
@@ -597,6 +631,21 @@ describe('matches', () => {
     expect((await undo(a, b.id)).status).toBe(404);
     // And a like afterwards works as usual.
     expect((await decide(a, b.id, true)).json.user1Liked).toBe(true);
+  });
+
+  it('takes back a pass that a recompute ran during: the person is stored again and in the feed', async () => {
+    const [a, b] = await pair();
+    // b is there for romance only (like most demo people), so a's pass leaves nothing pending with b.
+    await exec(`update user_profiles set active = false where user_id = ? and intent <> 'romantic'`, [b.id]);
+    await recomputeUser(em.fork() as EntityManager, a.id);
+    expect((await decide(a, b.id, false)).status).toBe(200);
+    // The recompute after a library change, while the pass stood: nothing pending with b in any intent.
+    await recomputeUser(em.fork() as EntityManager, a.id);
+    expect(await exec('select 1 from feed_candidates where user_id = ? and candidate_id = ?', [a.id, b.id])).toEqual(
+      [],
+    );
+    expect((await undo(a, b.id)).status).toBe(200);
+    expect(await feedIds(a)).toContain(b.id);
   });
 
   it("refuses a like, an older pass, someone else's pass, another intent and strangers", async () => {
