@@ -359,7 +359,15 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
     const ok = await run(
       output,
       node,
-      [bin('@playwright/test', 'cli.js'), 'test', '-c', 'client/e2e/playwright.config.ts', '--reporter=list,json'],
+      [
+        bin('@playwright/test', 'cli.js'),
+        'test',
+        '-c',
+        'client/e2e/playwright.config.ts',
+        '--reporter=list,json',
+        // Some spec files only: E2E_SPECS="chat matches" (Playwright's file filters).
+        ...(process.env.E2E_SPECS ?? '').split(/\s+/).filter(Boolean),
+      ],
       {
         ...process.env,
         E2E_BASE_URL: baseUrl,

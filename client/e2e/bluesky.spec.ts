@@ -54,3 +54,23 @@ test('link Bluesky on the profile; a match sees the verified handle on the profi
     await Promise.all(contexts.map((c) => c.close()));
   }
 });
+
+test('the setup wizard links Bluesky through its card and comes back to the wizard', async ({ page }) => {
+  test.setTimeout(60_000);
+  const me = await signIn(page, 'bswizard', { setUp: false });
+  await page.request.put(`/api/users/${me.id}`, { headers: authHeaders(me), data: { setupStep: 3 } });
+  await page.goto('/setup');
+  await expect(page.getByRole('heading', { level: 2, name: 'Streaming connection' })).toBeVisible();
+  const handle = `${freshUsername('bsw')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')}.test`;
+  const card = page.getByTestId('bluesky-card');
+  await card.getByLabel('Your Bluesky handle').fill(handle);
+  await card.getByRole('button', { name: 'Link Bluesky' }).click();
+  // Through the stand-in's approval and the callback, back to the wizard's same step, linked.
+  await expect(page).toHaveURL((url) => url.pathname === '/setup' && !url.searchParams.has('bluesky_link'));
+  await expect(toasts(page).getByText('Bluesky linked')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Streaming connection' })).toBeVisible();
+  await expect(card.getByTestId('bluesky-state')).toHaveText(`Linked as @${handle}`);
+  expect(new URL(page.url()).searchParams.has('handle')).toBe(false);
+});

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { addShows, feedButton, like, type Person, signIn } from './helpers';
+import { addShows, expectMatchMoment, feedButton, like, type Person, signIn } from './helpers';
 
 // Issue 10, items 2, 3, 4 and 7, on a phone-sized screen.
 test.use({ viewport: { width: 390, height: 844 } });
@@ -184,6 +184,8 @@ test('(4) a name with emoji and symbols shows the same cleaned name on the feed 
     // A mutual match, then the Matches card.
     await like(page.request, viewer, zoe);
     await like(zoe.page.request, zoe, viewer);
+    // The match moment names her the same way.
+    await expectMatchMoment(page, cleaned, { timeout: 10_000 });
     await page.getByTestId('nav-matches').click();
     await expect(page).toHaveURL((url) => url.pathname === '/matches');
     await page.getByRole('button', { name: 'Dating', exact: true }).click();
@@ -211,7 +213,7 @@ test('(7) a new person is welcomed, and an empty feed offers Add podcasts and th
   test.setTimeout(90_000);
   const me = await signIn(page, 'newbie');
   await expect(page.getByTestId('feed-greeting')).toHaveText('Welcome,');
-  await expect(page.getByText(/Let's find your first/)).toBeVisible();
+  await expect(page.getByText(/Let's find your Crush Buddy/)).toBeVisible();
 
   // Nobody reaches a 100 % minimum with an empty library: the feed is empty.
   const strict = await page.request.put(`/api/users/${me.id}`, {

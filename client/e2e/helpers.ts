@@ -1,4 +1,6 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type APIRequestContext, type Browser, expect, type Locator, type Page } from '@playwright/test';
 import { shareAShow as shareAShowInDatabase } from '../../scripts/lib/feed-fixture';
 import { STORAGE_KEYS } from '../../shared/src/constants';
 
@@ -211,4 +213,61 @@ export async function expectMatchMoment(page: Page, name: string, { timeout = 2_
   });
   await matchMoment(page).getByRole('button', { name: 'Keep browsing' }).click();
   await expect(matchMoment(page)).toHaveCount(0);
+}
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * A screenshot for people to look at: `test-results/screens/<name>.png`, and with UPDATE_SCREENS=1
+ * `docs/screens/<name>.png`, the committed ones (docs/screens/README.md).
+ */
+export async function screenshotForDocs(page: Page, name: string) {
+  const dir = process.env.UPDATE_SCREENS === '1' ? 'docs/screens' : 'test-results/screens';
+  await page.screenshot({ path: path.join(repoRoot, dir, `${name}.png`) });
+}
+
+/** `person` sends `content` in match `matchId` through the API, as the chat would. */
+export async function sendMessage(person: Person, matchId: number, content: string) {
+  const response = await person.page.request.post('/api/chat', {
+    headers: authHeaders(person),
+    data: { matchId, senderId: person.id, content },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/** The id of the mutual match of `a` and `b` in romance (after both liked). */
+export async function matchIdOf(a: Person, b: Person): Promise<number> {
+  const response = await a.page.request.get(`/api/users/${a.id}/matches?intent=romantic`, { headers: authHeaders(a) });
+  expect(response.ok(), await response.text()).toBe(true);
+  const match = ((await response.json()) as { id: number; matchedUser: { id: number } }[]).find(
+    (m) => m.matchedUser.id === b.id,
+  );
+  expect(match, `a match of ${a.name} with ${b.name}`).toBeTruthy();
+  return match?.id ?? 0;
+}
+
+/** A <video> really plays: frames are decoded and time moves (started if autoplay waited). */
+export async function expectVideoPlaying(video: Locator) {
+  await expect
+    .poll(
+      () =>
+        video.evaluate((v: HTMLVideoElement) => {
+          if (v.paused) void v.play().catch(() => {});
+          return v.readyState >= 2 && v.currentTime > 0;
+        }),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+}
+
+/**
+ * `a` signed in on `page`, `b` in a browser context of their own, in each other's feeds (a shared
+ * show); `close` ends b's context.
+ */
+export async function twoPeople(page: Page, browser: Browser, prefixA: string, prefixB: string) {
+  const other = await browser.newContext();
+  const b = await signIn(await other.newPage(), prefixB);
+  const a = await signIn(page, prefixA);
+  await shareAShow(a, b);
+  return { a, b, close: () => other.close() };
 }

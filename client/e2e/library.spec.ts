@@ -22,7 +22,7 @@ test('podcast library: import OPML, hide one, search the catalog and add a show'
   const list = library.getByRole('list', { name: 'My podcasts' });
   for (const name of IMPORTED) await expect(list.getByText(name, { exact: true })).toBeVisible();
   await expect(list.getByTestId('library-entry')).toHaveCount(3);
-  await expect(list.getByText('OPML', { exact: true })).toHaveCount(3);
+  await expect(list.getByText('From your podcast app', { exact: true })).toHaveCount(3);
 
   // Hide one: the toggle flips at once and the server keeps it after a reload.
   await list.getByRole('button', { name: 'Hide Example Tech Weekly' }).click();
@@ -59,5 +59,5 @@ test('podcast library: import OPML, hide one, search the catalog and add a show'
   await expect(toasts(page).getByText('Podcast added')).toBeVisible();
   await expect(list.getByText(added, { exact: true })).toBeVisible();
   const addedRow = list.getByTestId('library-entry').filter({ hasText: added });
-  await expect(addedRow.getByText('Added', { exact: true })).toBeVisible();
+  await expect(addedRow.getByText('Added by you', { exact: true })).toBeVisible();
 });

@@ -41,6 +41,9 @@ test('a mutual match appears live on both sides, can be favourited, and a block 
     await shareAShow(a, b);
     await like(b.page.request, b, a);
     await like(a.page.request, a, b);
+    // The match moment comes first, on both screens; "Keep browsing" returns to Matches.
+    const later = { timeout: 10_000 };
+    await Promise.all([expectMatchMoment(a.page, b.name, later), expectMatchMoment(b.page, a.name, later)]);
     await expect(cardOf(a.page, b.name)).toBeVisible();
     await expect(cardOf(b.page, a.name)).toBeVisible();
     await expect(cardOf(a.page, b.name).getByText('New', { exact: true })).toBeVisible();
@@ -83,6 +86,7 @@ test('a match removed while A is on the feed is gone from Matches and its badge,
     await shareAShow(a, b);
     await like(b.page.request, b, a);
     await like(a.page.request, a, b);
+    await expectMatchMoment(a.page, b.name, { timeout: 10_000 });
     // Set once; a reload would lose it.
     await a.page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
 

@@ -1,6 +1,6 @@
 import { type Browser, expect, test } from '@playwright/test';
 import { CHAT_TEXTS } from '../../shared/src/constants';
-import { like, type Person, shareAShow, signIn } from './helpers';
+import { expectMatchMoment, like, type Person, shareAShow, signIn } from './helpers';
 
 // The browser tests run against two server instances behind the local proxy (scripts/test.ts,
 // scripts/lib/local-proxy.ts), which keeps each browser on one instance with a cookie and says in a
@@ -31,6 +31,9 @@ test('two people on different server instances match and chat live', async ({ br
     await shareAShow(a, b);
     await like(b.page.request, b, a);
     await like(a.page.request, a, b);
+    // The match moment reaches both, each on their own instance.
+    const later = { timeout: 10_000 };
+    await Promise.all([expectMatchMoment(a.page, b.name, later), expectMatchMoment(b.page, a.name, later)]);
     const cardOnA = a.page.getByTestId('match-card').filter({ hasText: b.name });
     const cardOnB = b.page.getByTestId('match-card').filter({ hasText: a.name });
     await expect(cardOnA).toBeVisible();

@@ -61,6 +61,12 @@ test('a new person completes the wizard with a picture and an OPML import, then 
 
   // Step 1: intent. Another signed-in screen sends a not-set-up person back here.
   await expectStep(page, 1, 'Choose Intent');
+  // Its title once (the heading), and every step circle named under it.
+  await expect(page.getByText('Choose Intent', { exact: true })).toHaveCount(1);
+  const steps = page.getByRole('navigation', { name: 'Setup steps' });
+  for (const label of ['Intent', 'Profile', 'Photo', 'Podcasts', 'Video']) {
+    await expect(steps.getByText(label, { exact: true })).toBeVisible();
+  }
   await checkScreen(page, 'setup step 1');
   await page.goto('/matches');
   await expect(page).toHaveURL((url) => url.pathname === '/setup');
@@ -127,6 +133,20 @@ test('a new person completes the wizard with a picture and an OPML import, then 
   );
   await expect(videoCard.getByRole('button', { name: 'Generate AI Video' })).toBeEnabled();
   await expect(page.getByRole('button', { name: 'Skip this step' })).toBeVisible();
+  // The footer in two rows at most, even at 320 px: Complete Setup, then Back beside the skip.
+  for (const width of [320, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    const [complete, back, skip] = await Promise.all(
+      ['Complete Setup', 'Back', 'Skip this step'].map((name) =>
+        page.getByRole('button', { name, exact: true }).boundingBox(),
+      ),
+    );
+    expect(complete && back && skip, 'the footer buttons are on screen').toBeTruthy();
+    if (complete && back && skip) {
+      expect(Math.abs(back.y - skip.y), `Back and Skip on one row at ${width} px`).toBeLessThan(2);
+      expect(back.y, `Complete Setup above them at ${width} px`).toBeGreaterThanOrEqual(complete.y + complete.height);
+    }
+  }
   await checkScreen(page, 'setup step 5');
   await page.getByRole('button', { name: 'Complete Setup' }).click();
 

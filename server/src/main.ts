@@ -7,4 +7,8 @@ const config = loadConfig();
 const logger = createLogger('server', config.logLevel, { format: config.logFormat });
 const running = await startServer(config, logger);
 logger.info(`listening on ${running.url} (${config.env})`);
+// The login screen offers only what works (GET /api/auth/methods); the reason for a missing one is here.
+if (!config.spotify.configured) {
+  logger.info('Spotify sign-in and import are off: SPOTIFY_CLIENT_ID is not set (docs/spotify.md)');
+}
 closeOnSignals(() => running.close(), logger, 10_000);

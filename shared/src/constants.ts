@@ -115,6 +115,9 @@ export const CHAT_TEXTS = {
   notFoundTitle: 'Conversation not found',
   notFoundBody: 'This match may no longer exist or you may not have access to it.',
   backToMatches: 'Back to Matches',
+  accountDeletedTitle: 'This person deleted their account',
+  accountDeletedBody:
+    'Their profile and this conversation were deleted with their account, as our privacy policy promises. Your other matches are as they were.',
   tooLong: `Messages can be at most 2,000 characters.`,
   rateLimited: 'You are sending messages too fast. Please wait a moment and try again.',
   /** The first message when the two share no podcast. */

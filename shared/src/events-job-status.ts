@@ -36,6 +36,10 @@ export const JOB_ERROR_TEXTS = {
   'demo.likeBack': {
     unknown: 'A demo person could not answer your like.',
   },
+  // Nobody is told about it either: a demo person's answer to a message (it arrives as the message).
+  'demo.chatReply': {
+    unknown: 'A demo person could not answer your message.',
+  },
   // Nobody is told about it either: the report retention sweep.
   'reports.expire': {
     unknown: 'Expired reports could not be deleted.',

@@ -26,7 +26,12 @@ export type BadgeCounts = z.infer<typeof BadgeCountsSchema>;
 /** Only the unread-matches part of the badges (a message or a read moved it; the feed part did not). */
 export const UnreadBadgesSchema = BadgeCountsSchema.pick({ unreadMatches: true });
 
-export const MatchRemovedEventSchema = z.object({ matchId: z.number().int().positive(), intent: IntentSchema });
+export const MatchRemovedEventSchema = z.object({
+  matchId: z.number().int().positive(),
+  intent: IntentSchema,
+  /** Why, when the other person's chat should say so; absent: unmatched or blocked. */
+  reason: z.enum(['accountDeleted']).optional(),
+});
 export type MatchRemovedEvent = z.infer<typeof MatchRemovedEventSchema>;
 
 export const MessageReadEventSchema = z.object({

@@ -115,6 +115,21 @@ export const jobs = {
     dedupeKey: (p) => `demo.likeBack:${p.demoId}:${p.likerId}:${p.intent}`,
   }),
   /**
+   * A demo person answers the chat of a match with them (docs/matches.md, "Demo people"): the typing
+   * indicator, then a scripted line naming a show the two share; a few exchanges, then a goodbye.
+   * Staged when a person writes to a demo person, never for real people.
+   */
+  demoChatReply: defineJob({
+    name: 'demo.chatReply',
+    queue: QUEUES.media,
+    payload: z.object({ matchId: z.number().int().positive(), demoId: z.number().int().positive() }),
+    result: z.object({ replied: z.boolean() }),
+    options: { attempts: 2, backoffMs: 2000 },
+    // Several messages in a row get one answer; one written while the demo person types, another.
+    dedupeKey: (p) => `demo.chatReply:${p.matchId}`,
+    rerunIfRunning: true,
+  }),
+  /**
    * Deletes reports (with their kept messages) made more than `olderThanDays` ago: the retention
    * period of docs/privacy.md ("Reports"). Scheduled by the workers of the sync queue.
    */

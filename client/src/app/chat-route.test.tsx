@@ -35,6 +35,19 @@ describe('/chat/:matchId', () => {
     expect(calls('GET', '/api/matches/abc')).toHaveLength(0);
   });
 
+  it('says so when the other person deleted their account while the chat was open', async () => {
+    const state: ChatServerState = { me: ME, match: makeMatchView(), messages: makeMessages(1, 2) };
+    openChat(state);
+    await screen.findByText('Message 2');
+    await bridgeReady();
+
+    act(() => fake.emit('match:removed', { matchId: 3, intent: 'romantic', reason: 'accountDeleted' }));
+    expect(await screen.findByText(CHAT_TEXTS.accountDeletedTitle)).toBeTruthy();
+    expect(screen.getByText(CHAT_TEXTS.accountDeletedBody)).toBeTruthy();
+    expect(screen.queryByText(CHAT_TEXTS.notFoundTitle)).toBeNull();
+    expect(screen.getByRole('link', { name: CHAT_TEXTS.backToMatches })).toBeTruthy();
+  });
+
   it('turns into not found when the match ends while open, and a late message does not bring it back', async () => {
     const state: ChatServerState = { me: ME, match: makeMatchView(), messages: makeMessages(1, 2) };
     const { queryClient } = openChat(state);

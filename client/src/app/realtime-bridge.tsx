@@ -55,6 +55,8 @@ const afterJob: { [N in JobName]: Invalidate } = {
   'matches.recompute': ({ queryClient, userId }) => void invalidateFeed(queryClient, userId),
   // Sends no job status (no notifyUser): a demo person's like-back arrives as 'match:new'.
   'demo.likeBack': () => {},
+  // Sends no job status: a demo person's answer arrives as 'message:new'.
+  'demo.chatReply': () => {},
   // Sends no job status either: the report retention sweep.
   'reports.expire': () => {},
   // A finished video becomes the intent's video: the owner's video list shows it, and the feed's
@@ -81,9 +83,9 @@ export const cacheUpdates: { [E in ServerEventName]: (payload: ServerEventPayloa
   },
   // Also while another screen is open, so Matches never shows a match that is gone. The feed
   // lists keep their position; counts and the other lists are refetched.
-  'match:removed': ({ matchId }, { queryClient, userId }) => {
+  'match:removed': ({ matchId, reason }, { queryClient, userId }) => {
     forgetMatch(queryClient, userId, matchId);
-    forgetConversation(queryClient, matchId);
+    forgetConversation(queryClient, matchId, reason ?? 'ended');
     void invalidateAfterMatch(queryClient, userId, { feed: false });
   },
   // Both people, every tab. A late one for an ended match must not bring it back.

@@ -74,7 +74,8 @@ describe('route access', () => {
     await screen.findByRole('button', { name: 'Login as Developer' });
     expect(router.state.location.pathname).toBe('/login');
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
-    expect(fetchMock).not.toHaveBeenCalled();
+    // Nothing asked with the dropped session; the login screen asks only what sign-in methods exist.
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['/api/auth/methods']);
   });
 
   it('a signed-in visitor of /login goes to /', async () => {

@@ -68,6 +68,7 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   // The placeholder for a name: fetches nothing (a remote URL needs the server's signature).
   artworkImage: () => ({ query: { name: 'Matrix Show' } }),
   devLogin: () => ({ body: { username: uniqueName('matrix') } }),
+  signInMethods: () => ({}),
   logout: () => ({}),
   logoutEverywhere: () => ({}),
   // Browser navigations: Spotify is not configured in this tier, so each sends the browser to the

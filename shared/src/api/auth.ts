@@ -1,8 +1,15 @@
-import { DevLoginBodySchema, LoginResponseSchema, OkResponseSchema } from '../schemas/auth';
+import { DevLoginBodySchema, LoginResponseSchema, OkResponseSchema, SignInMethodsSchema } from '../schemas/auth';
 import { SpotifyExchangeBodySchema } from '../schemas/spotify';
 import { defineEndpoint } from './endpoint';
 
 export const authApi = {
+  /** The sign-in methods this server offers: Spotify only with its credentials, dev login only in development. */
+  signInMethods: defineEndpoint({
+    method: 'GET',
+    path: '/api/auth/methods',
+    access: 'public',
+    response: SignInMethodsSchema,
+  }),
   /** Development login (any username, no password); 404 unless the server runs in development mode. */
   devLogin: defineEndpoint({
     method: 'POST',

@@ -14,6 +14,10 @@ export const DevLoginBodySchema = z.strictObject({
 export type DevLoginBody = z.infer<typeof DevLoginBodySchema>;
 
 export const LoginResponseSchema = z.object({ token: z.string(), user: SelfUserSchema });
+
+/** The ways in this server offers; the login screen shows only these (docs/auth.md). */
+export const SignInMethodsSchema = z.object({ spotify: z.boolean(), devLogin: z.boolean() });
+export type SignInMethods = z.infer<typeof SignInMethodsSchema>;
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 export const OkResponseSchema = z.object({ ok: z.literal(true) });

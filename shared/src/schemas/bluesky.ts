@@ -28,7 +28,15 @@ export const BlueskyStatusSchema = z.object({
 });
 export type BlueskyStatus = z.infer<typeof BlueskyStatusSchema>;
 
-export const BlueskyLinkBodySchema = z.strictObject({ handle: BlueskyHandleSchema });
+/** The screen a link is started on, and which the callback returns to (`/<page>?bluesky_link=`). */
+export const BlueskyReturnPageSchema = z.enum(['profile', 'setup']);
+export type BlueskyReturnPage = z.infer<typeof BlueskyReturnPageSchema>;
+
+export const BlueskyLinkBodySchema = z.strictObject({
+  handle: BlueskyHandleSchema,
+  /** Default: profile. */
+  returnPage: BlueskyReturnPageSchema.optional(),
+});
 export type BlueskyLinkBody = z.infer<typeof BlueskyLinkBodySchema>;
 
 /** Where the browser goes next: the person's own Bluesky server, to approve the link. */

@@ -1,5 +1,6 @@
 import { type JobKey, jobs } from '@shared/index';
 import { avatarGenerate } from './avatar-generate.job';
+import { demoChatReply } from './demo-chat-reply.job';
 import { demoLikeBack } from './demo-like-back.job';
 import type { JobHandler } from './handler';
 import { matchesRecompute } from './matches-recompute.job';
@@ -14,6 +15,7 @@ export const handlers: { [K in JobKey]: JobHandler<K> } = {
   podcastsSync,
   matchesRecompute,
   demoLikeBack,
+  demoChatReply,
   videoRender,
   mediaTranscode,
   reportsExpire,

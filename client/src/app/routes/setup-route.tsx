@@ -26,7 +26,7 @@ function StreamingStep({ userId }: { userId: number }) {
         <OpmlImport userId={userId} />
       </div>
       <PodcastSearch userId={userId} />
-      <BlueskyLinkCard userId={userId} />
+      <BlueskyLinkCard userId={userId} returnPage="setup" />
       <p aria-live="polite" data-testid="setup-library-count" className="text-sm text-zinc-300">
         {library.isPending
           ? 'Loading your podcasts…'

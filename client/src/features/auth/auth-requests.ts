@@ -17,6 +17,11 @@ export async function requestSpotifyExchange(code: string) {
   return { token, user, userQueryKey: endpointQuery(api.getUser, { params: { userId: user.id } }).queryKey };
 }
 
+/** GET /api/auth/methods: what this server offers (Spotify only with its credentials). */
+export function requestSignInMethods() {
+  return apiRequest(api.signInMethods, {});
+}
+
 /** POST /api/auth/logout, best effort. Never throws: logging out must always work locally. */
 export async function revokeServerSession(): Promise<void> {
   if (!readStoredToken()) return;

@@ -14,14 +14,24 @@ describe('Login screen', () => {
   });
 
   it('shows the title, the provider button, the storage reset and the dev section', async () => {
+    mockFetch((url) => jsonResponse(url === '/api/auth/methods' ? { spotify: true, devLogin: true } : {}));
     renderApp('/login');
     await screen.findByRole('heading', { name: 'PodMatch', level: 1 });
-    screen.getByRole('button', { name: 'Continue with Spotify' });
+    await screen.findByRole('button', { name: 'Continue with Spotify' });
     screen.getByRole('button', { name: 'Clear Local Storage & Log Out' });
     screen.getByRole('button', { name: 'Login as Developer' });
     for (const name of ['alex', 'jordan', 'sam', 'riley']) screen.getByRole('button', { name: `Log in as ${name}` });
     const footer = screen.getByText(/By continuing you agree to our/);
     expect(footer.textContent).toBe('By continuing you agree to our Terms of Service and Privacy Policy');
+  });
+
+  it('offers no Spotify button on a server without Spotify credentials, and no dev section outside development', async () => {
+    mockFetch((url) => jsonResponse(url === '/api/auth/methods' ? { spotify: false, devLogin: false } : {}));
+    renderApp('/login');
+    await screen.findByRole('heading', { name: 'PodMatch', level: 1 });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Login as Developer' })).toBeNull());
+    expect(screen.queryByRole('button', { name: 'Continue with Spotify' })).toBeNull();
+    screen.getByRole('button', { name: 'Clear Local Storage & Log Out' });
   });
 
   it('an empty username shows the "Username required" toast and an inline message, without calling the server', async () => {
@@ -34,7 +44,7 @@ describe('Login screen', () => {
     screen.getByText('Please enter a username to continue');
     expect(usernameInput().getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole('alert').textContent).toBe('A username is needed to log in.');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/auth/dev-login')).toEqual([]);
   });
 
   it('a successful dev login stores the session in both storages and opens the feed', async () => {

@@ -1,4 +1,5 @@
 import { APP_NAME, APP_TAGLINE } from '@shared/constants';
+import { useQuery } from '@tanstack/react-query';
 import { Headphones } from 'lucide-react';
 import { ClearStorageButton } from './clear-storage-button';
 import { DevLoginForm } from './dev-login-form';
@@ -9,9 +10,21 @@ import { useSpotifyCodeExchange } from './use-spotify-code-exchange';
 // The development section shows unless a build turns it off; the server refuses dev login in production.
 const DEV_LOGIN_ENABLED = import.meta.env.VITE_DEV_LOGIN !== 'false';
 
+/** The methods this server offers, loaded after the screen is drawn (the typed client comes with it). */
+function useSignInMethods() {
+  return useQuery({
+    // The key of endpointQuery(api.signInMethods): the Spotify card reads the same answer.
+    queryKey: ['/api/auth/methods'] as const,
+    queryFn: async () => (await import('./auth-requests')).requestSignInMethods(),
+    staleTime: 5 * 60_000,
+  }).data;
+}
+
 export function LoginScreen() {
   useLoginErrorToast();
   useSpotifyCodeExchange();
+  // Only what works here: no Spotify button on a server without Spotify credentials.
+  const methods = useSignInMethods();
   return (
     <main className="relative flex min-h-dvh flex-col items-center justify-center overflow-hidden px-6 py-12">
       <div
@@ -28,11 +41,11 @@ export function LoginScreen() {
         </header>
 
         <div className="mt-10 grid gap-3">
-          <SpotifyLoginButton />
+          {methods?.spotify ? <SpotifyLoginButton /> : null}
           <ClearStorageButton />
         </div>
 
-        {DEV_LOGIN_ENABLED ? (
+        {DEV_LOGIN_ENABLED && methods?.devLogin !== false ? (
           <div className="mt-8">
             <DevLoginForm />
           </div>

@@ -35,7 +35,7 @@ describe('BlueskyLinkCard', () => {
     fireEvent.change(input, { target: { value: ' @Ada.BSKY.social ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Link Bluesky' }));
     await waitFor(() => expect(location.href).toContain('/oauth/authorize?request_uri=r1'));
-    expect(bodies).toEqual([{ handle: 'ada.bsky.social' }]);
+    expect(bodies).toEqual([{ handle: 'ada.bsky.social', returnPage: 'profile' }]);
   });
 
   it("shows the server's reason under the field (a handle whose identity does not confirm it)", async () => {

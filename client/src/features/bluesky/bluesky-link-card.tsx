@@ -1,4 +1,4 @@
-import { BLUESKY_TEXTS, BlueskyHandleSchema } from '@shared/schemas/bluesky';
+import { BLUESKY_TEXTS, BlueskyHandleSchema, type BlueskyReturnPage } from '@shared/schemas/bluesky';
 import { AtSign, Unlink } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { ConnectionCard } from '@/components/connection-card';
@@ -36,10 +36,17 @@ function useLinkOutcome(userId: number) {
 }
 
 /** Link a Bluesky (AT Protocol) identity: matches then see the handle as a verified badge. */
-export function BlueskyLinkCard({ userId }: { userId: number }) {
+export function BlueskyLinkCard({
+  userId,
+  returnPage = 'profile',
+}: {
+  userId: number;
+  /** The screen it is on, which the approval returns to (the setup wizard's step 4, or the profile). */
+  returnPage?: BlueskyReturnPage;
+}) {
   useLinkOutcome(userId);
   const { data: status, isPending, isError } = useBlueskyStatus(userId);
-  const link = useLinkBluesky(userId);
+  const link = useLinkBluesky(userId, returnPage);
   const unlink = useUnlinkBluesky(userId);
   const [handle, setHandle] = useState('');
   const [problem, setProblem] = useState<string | null>(null);

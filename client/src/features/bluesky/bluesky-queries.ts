@@ -1,5 +1,5 @@
 import { api } from '@shared/api';
-import { BLUESKY_TEXTS } from '@shared/schemas/bluesky';
+import { BLUESKY_TEXTS, type BlueskyReturnPage } from '@shared/schemas/bluesky';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, endpointQuery } from '@/lib/api-client';
 import { errorMessage } from '@/lib/http';
@@ -25,9 +25,9 @@ function useRefreshBluesky(userId: number) {
 }
 
 /** 'Link Bluesky': the server checks the handle and answers where to approve it; the browser goes there. */
-export function useLinkBluesky(userId: number) {
+export function useLinkBluesky(userId: number, returnPage: BlueskyReturnPage) {
   return useMutation({
-    mutationFn: (handle: string) => apiRequest(api.blueskyLink, { params: { userId }, body: { handle } }),
+    mutationFn: (handle: string) => apiRequest(api.blueskyLink, { params: { userId }, body: { handle, returnPage } }),
     onSuccess: (answer) => {
       if (answer) window.location.assign(answer.url);
     },

@@ -142,7 +142,8 @@ function ChatLoadError({ error, onRetry }: { error: unknown; onRetry: () => void
  * A match the server does not show (404), or one that ends while open, shows 'Conversation not found'.
  */
 export function ChatScreen({ userId, matchId, icebreaker }: { userId: number; matchId: number; icebreaker?: boolean }) {
-  const removed = useQuery(removedQuery(matchId)).data === true;
+  const removedAs = useQuery(removedQuery(matchId)).data;
+  const removed = removedAs !== undefined;
   const match = useQuery({ ...matchQuery(matchId), enabled: !removed });
   const conversation = useQuery({ ...conversationQuery(userId, matchId), enabled: !removed });
   const connected = useSocketConnected();
@@ -153,6 +154,7 @@ export function ChatScreen({ userId, matchId, icebreaker }: { userId: number; ma
   });
   useEffect(() => markChatOpen(matchId), [matchId]);
 
+  if (removedAs === 'accountDeleted') return <ChatNotFound accountDeleted />;
   if (removed || hidden(match.error) || hidden(conversation.error)) return <ChatNotFound />;
   const failed = match.error ?? conversation.error;
   if (failed)

@@ -195,18 +195,21 @@ export function pollQuery(userId: number, matchId: number) {
 
 // Live state around a conversation, also in the query cache (so a new session starts empty).
 
-/** Matches the server ended ('match:removed'): their chat shows not found, late messages are ignored. */
+/** Why a conversation is gone: it ended (unmatch, block, not found), or the other person left. */
+export type RemovedReason = 'ended' | 'accountDeleted';
+
+/** Matches the server ended ('match:removed'): their chat says so, late messages are ignored. */
 export function removedQuery(matchId: number) {
-  return queryOptions<true>({ queryKey: ['chat', 'removed', matchId], queryFn: skipToken, gcTime: Infinity });
+  return queryOptions<RemovedReason>({ queryKey: ['chat', 'removed', matchId], queryFn: skipToken, gcTime: Infinity });
 }
 
 export function isConversationRemoved(queryClient: QueryClient, matchId: number): boolean {
-  return queryClient.getQueryData(removedQuery(matchId).queryKey) === true;
+  return queryClient.getQueryData(removedQuery(matchId).queryKey) !== undefined;
 }
 
 /** The match is gone: forget its messages and live state, and remember it so nothing revives it. */
-export function forgetConversation(queryClient: QueryClient, matchId: number): void {
-  queryClient.setQueryData(removedQuery(matchId).queryKey, true);
+export function forgetConversation(queryClient: QueryClient, matchId: number, reason: RemovedReason = 'ended'): void {
+  queryClient.setQueryData(removedQuery(matchId).queryKey, reason);
   for (const queryKey of [conversationKey(matchId), pollKey(matchId), typingQuery(matchId).queryKey])
     queryClient.removeQueries({ queryKey, exact: true });
 }

@@ -119,10 +119,11 @@ export function FeedCard({ item, intent, onDecision, onOpenDetails }: FeedCardPr
           />
         )}
         {/* The text sits in the lower part, which generated intros leave empty, clear of the action
-            buttons on the right (pr-24); "Why you match" opens on an opaque panel, above the video. */}
+            buttons on the right (76 px: their column, in px at any text size); "Why you match" opens on
+            an opaque panel, above the video. */}
         <div
           data-testid="feed-card-text"
-          className={`absolute inset-x-0 bottom-0 p-5 pr-24 ${
+          className={`absolute inset-x-0 bottom-0 p-5 pr-[76px] ${
             whyOpen
               ? 'max-h-full overflow-y-auto bg-zinc-950/95 pt-5'
               : 'bg-gradient-to-t from-black via-black/70 to-transparent pt-16'

@@ -142,7 +142,13 @@ describe('FeedScreen', () => {
     expect(screen.queryByTestId('keyboard-hint')).toBeNull();
     fireEvent.keyDown(window, { key: 'Tab' });
     expect((await screen.findByTestId('keyboard-hint')).textContent).toMatch(/next.*previous.*like.*pass.*Z.*undo/);
+    // A click made with Enter (detail 0) is still the keyboard; a pointer's click (detail 1) hides them,
+    // after the click (a press that moved its target away would click nothing).
+    fireEvent.click(window, { detail: 0 });
+    expect(screen.getByTestId('keyboard-hint')).not.toBeNull();
     fireEvent.pointerDown(window);
+    expect(screen.getByTestId('keyboard-hint')).not.toBeNull();
+    fireEvent.click(window, { detail: 1 });
     await waitFor(() => expect(screen.queryByTestId('keyboard-hint')).toBeNull());
   });
 
@@ -342,7 +348,7 @@ describe('FeedScreen', () => {
     );
     renderFeed();
     await waitFor(() => expect(screen.getByTestId('feed-greeting').textContent).toBe('Welcome,'));
-    screen.getByText(/Let's find your first/);
+    screen.getByText(/Let's find your Crush Buddy/);
   });
 
   it('switching the intent changes it at once and saves it on the server; a failed save switches back', async () => {

@@ -164,12 +164,17 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
     const onKeyboard = (event: KeyboardEvent) => {
       if (event.key === 'Tab' || event.key.startsWith('Arrow')) setUsingKeyboard(true);
     };
-    const onPointer = () => setUsingKeyboard(false);
+    // On the click, not the press: the hint going away moves what is below it, and a press that
+    // moved its target before the release would click nothing (the guide's "Got it").
+    // A click made with Enter or Space (detail 0) is still the keyboard.
+    const onPointer = (event: MouseEvent) => {
+      if (event.detail > 0) setUsingKeyboard(false);
+    };
     window.addEventListener('keydown', onKeyboard);
-    window.addEventListener('pointerdown', onPointer);
+    window.addEventListener('click', onPointer);
     return () => {
       window.removeEventListener('keydown', onKeyboard);
-      window.removeEventListener('pointerdown', onPointer);
+      window.removeEventListener('click', onPointer);
     };
   }, []);
 
@@ -212,7 +217,7 @@ export function FeedScreen({ displayName, intent, onIntentChange }: FeedScreenPr
         </h1>
         <p className="mt-1 text-sm" style={{ color: intentTextColor(intent) }}>
           {firstVisit
-            ? `Let's find your first ${INTENT_INFO[intent].companion}`
+            ? `Let's find your ${INTENT_INFO[intent].companion}`
             : `Looking for your next ${INTENT_INFO[intent].companion}`}
         </p>
       </header>

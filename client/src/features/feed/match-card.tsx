@@ -17,8 +17,10 @@ interface FloatingMatchCardProps {
 /** The like button's icon per intent (also the like's feedback on the feed). */
 export const MATCH_ICON = { professional: Paperclip, platonic: ThumbsUp, romantic: Heart } as const;
 
+// Sizes in px, not rem: the icon buttons keep their 44 px when the text is made larger (200 %), so
+// the column stays beside the card instead of growing over its text.
 const roundButton =
-  'flex size-11 items-center justify-center rounded-full border border-white/15 bg-black/50 text-white shadow-lg backdrop-blur transition hover:scale-105 disabled:opacity-50 focus-visible:outline-2 focus-visible:outline-white';
+  'flex size-[44px] items-center justify-center rounded-full border border-white/15 bg-black/50 text-white shadow-lg backdrop-blur transition hover:scale-105 disabled:opacity-50 focus-visible:outline-2 focus-visible:outline-white';
 
 /** SPEC section 2: fixed at the right edge, vertically centred; ring, badge, match/pass/message. */
 export function FloatingMatchCard({
@@ -36,7 +38,7 @@ export function FloatingMatchCard({
   return (
     <aside
       aria-label="Match actions"
-      className="fixed right-3 top-1/2 z-20 flex -translate-y-1/2 flex-col items-center gap-3 rounded-3xl bg-black/30 p-2 backdrop-blur"
+      className="fixed right-[12px] top-1/2 z-20 flex -translate-y-1/2 flex-col items-center gap-[12px] rounded-[24px] bg-black/30 p-[8px] backdrop-blur"
     >
       {/* Keyed by person: every new card starts its ring and badge again from 0. */}
       <MatchRing key={userId} matchPercentage={matchPercentage} avatarUrl={avatarUrl} name={name} color={color} />

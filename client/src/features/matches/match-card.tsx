@@ -37,17 +37,19 @@ function LastMessageLine({ match, unread }: { match: MatchView; unread: boolean 
   if (!last) return <span className="block text-xs text-zinc-400">No messages yet</span>;
   const mine = last.senderId === match.user1Id;
   return (
-    <span data-testid="match-last-message" className="flex items-center gap-1.5 text-xs">
-      {unread ? (
-        <span data-testid="match-unread" className="size-2 shrink-0 rounded-full bg-intent">
-          <span className="sr-only">Unread message: </span>
+    <span data-testid="match-last-message" className="grid gap-0.5 text-xs">
+      <span className="flex items-start gap-1.5">
+        {unread ? (
+          <span data-testid="match-unread" className="mt-1 size-2 shrink-0 rounded-full bg-intent">
+            <span className="sr-only">Unread message: </span>
+          </span>
+        ) : null}
+        <span className={cn('line-clamp-2 min-w-0 break-words', unread ? 'font-semibold text-white' : 'text-zinc-300')}>
+          {mine ? 'You: ' : ''}
+          {last.text}
         </span>
-      ) : null}
-      <span className={cn('min-w-0 truncate', unread ? 'font-semibold text-white' : 'text-zinc-300')}>
-        {mine ? 'You: ' : ''}
-        {last.text}
       </span>
-      <span className="shrink-0 text-zinc-400">· {relativeTime(last.createdAt).replace(' ago', '')}</span>
+      <span className="text-zinc-400">{relativeTime(last.createdAt)}</span>
     </span>
   );
 }

@@ -25,7 +25,7 @@ function Badge({ count, testId }: { count: number; testId: string }) {
     <span
       aria-hidden="true"
       data-testid={testId}
-      className="absolute -top-1.5 left-1/2 ml-2 grid h-5 min-w-5 place-items-center rounded-full bg-intent px-1.5 text-[11px] font-bold leading-none text-white ring-2 ring-ink"
+      className="absolute -top-1.5 left-1/2 ml-2 grid h-5 min-w-5 place-items-center whitespace-nowrap rounded-full bg-intent px-1.5 text-[11px] font-bold leading-none text-white ring-2 ring-ink"
     >
       {count > 99 ? '99+' : count}
     </span>

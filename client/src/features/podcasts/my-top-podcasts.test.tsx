@@ -45,14 +45,14 @@ describe('MyTopPodcasts', () => {
     const first = entryRow('Hardcore History');
     within(first).getByText('Dan Carlin');
     within(first).getByText('Listened 12 times');
-    within(first).getByText('Spotify');
+    within(first).getByText('From Spotify');
     expect(first.querySelector('img')?.getAttribute('src')).toBe(SIGNED_ARTWORK);
     within(entryRow('Radiolab')).getByText('Listened once');
-    within(entryRow('Radiolab')).getByText('OPML');
+    within(entryRow('Radiolab')).getByText('From your podcast app');
     // No image: the server's letter placeholder.
     expect(entryRow('Radiolab').querySelector('img')?.getAttribute('src')).toBe('/api/proxy/image?name=Radiolab');
     const secret = entryRow('Secret Show');
-    within(secret).getByText('Added');
+    within(secret).getByText('Added by you');
     within(secret).getByText('Hidden');
     expect(secret.getAttribute('data-hidden')).toBe('true');
     within(secret).getByRole('button', { name: 'Show Secret Show' });

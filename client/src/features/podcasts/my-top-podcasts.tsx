@@ -8,10 +8,11 @@ import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { useLibrary, useRemovePodcast, useSetPodcastHidden } from './podcast-queries';
 
+/** Where a show came from, in the words of the person who put it there. */
 const SOURCE_LABELS: Record<UserPodcastEntry['source'], string> = {
-  spotify: 'Spotify',
-  opml: 'OPML',
-  manual: 'Added',
+  spotify: 'From Spotify',
+  opml: 'From your podcast app',
+  manual: 'Added by you',
 };
 
 const SOURCE_CLASSES: Record<UserPodcastEntry['source'], string> = {
@@ -24,7 +25,7 @@ export function SourceBadge({ source }: { source: UserPodcastEntry['source'] }) 
   return (
     <span
       className={cn(
-        'inline-flex h-5 items-center rounded-full border px-2 text-[0.68rem] font-semibold uppercase tracking-wide',
+        'inline-flex min-h-5 items-center rounded-full border px-2 text-xs font-medium',
         SOURCE_CLASSES[source],
       )}
     >
@@ -33,8 +34,9 @@ export function SourceBadge({ source }: { source: UserPodcastEntry['source'] }) 
   );
 }
 
-function timesListenedText(times: number): string {
-  if (times <= 0) return 'Not listened yet';
+/** How often the person listened, when a source told us (an import or a search knows nothing of it). */
+function timesListenedText(times: number): string | null {
+  if (times <= 0) return null;
   return times === 1 ? 'Listened once' : `Listened ${times} times`;
 }
 
@@ -57,7 +59,8 @@ function EntryRow({ entry, onToggleHidden, onRemove, removing }: EntryRowProps) 
       <div className="flex items-center gap-3">
         <PodcastArtwork name={name} imageUrl={imageUrl} className={cn(entry.hidden && 'opacity-40 grayscale')} />
         <div className={cn('min-w-0 flex-1', entry.hidden && 'opacity-60')}>
-          <p title={name} className="truncate text-sm font-semibold text-white">
+          {/* Two lines, then the rest in the tooltip; words longer than the row break. */}
+          <p title={name} className="line-clamp-2 text-sm font-semibold break-words text-white">
             {name}
           </p>
           {creator ? (
@@ -66,7 +69,7 @@ function EntryRow({ entry, onToggleHidden, onRemove, removing }: EntryRowProps) 
             </p>
           ) : null}
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500">
-            <span>{timesListenedText(entry.timesListened)}</span>
+            {timesListenedText(entry.timesListened) ? <span>{timesListenedText(entry.timesListened)}</span> : null}
             <SourceBadge source={entry.source} />
             {entry.hidden ? <span className="font-medium text-zinc-400">Hidden</span> : null}
           </div>

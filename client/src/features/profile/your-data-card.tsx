@@ -118,6 +118,7 @@ export function YourDataCard({ user }: { user: SelfUser }) {
   const [downloading, setDownloading] = useState(false);
   const [downloadProblem, setDownloadProblem] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [confirmingLogout, setConfirmingLogout] = useState(false);
 
   const download = async () => {
     setDownloading(true);
@@ -166,10 +167,33 @@ export function YourDataCard({ user }: { user: SelfUser }) {
             {downloadProblem}
           </p>
         ) : null}
-        <Button variant="outline" onClick={() => void logOutEverywhere()} disabled={endingAll}>
-          {endingAll ? <Spinner /> : <LogOut aria-hidden="true" className="size-4" />}
+        <Button
+          variant="outline"
+          aria-expanded={confirmingLogout}
+          onClick={() => setConfirmingLogout((open) => !open)}
+          disabled={endingAll}
+        >
+          <LogOut aria-hidden="true" className="size-4" />
           Log out everywhere
         </Button>
+        {confirmingLogout ? (
+          // Every device, this one too: asked once more, since it cannot be undone from here.
+          <fieldset
+            aria-label="Confirm logging out everywhere"
+            className="grid gap-2 rounded-2xl border border-white/10 bg-white/[0.04] p-3 text-sm text-zinc-200"
+          >
+            <p>You will be logged out on every phone and computer, this one included.</p>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="ghost" size="sm" onClick={() => setConfirmingLogout(false)} disabled={endingAll}>
+                Cancel
+              </Button>
+              <Button size="sm" onClick={() => void logOutEverywhere()} disabled={endingAll}>
+                {endingAll ? <Spinner /> : null}
+                Log out on all devices
+              </Button>
+            </div>
+          </fieldset>
+        ) : null}
         <Button variant="destructive" onClick={() => setDeleting(true)}>
           <Trash2 aria-hidden="true" className="size-4" />
           Delete account

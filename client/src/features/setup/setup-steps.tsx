@@ -12,24 +12,25 @@ export const STEP_TITLES = [
   'Video Intro',
 ] as const;
 
+/** Each step's name under its circle (short, so five fit side by side at 320 px). */
+export const STEP_LABELS = ['Intent', 'Profile', 'Photo', 'Podcasts', 'Video'] as const;
+
 /** The progress bar (step/5) and the step indicators: earlier and current steps can be clicked, later ones not. */
 export function SetupProgress({ step, onSelect }: { step: number; onSelect: (step: number) => void }) {
   const shown = step + 1;
   return (
     <nav aria-label="Setup steps" className="grid gap-3">
-      <div className="flex items-center justify-between text-sm text-zinc-300">
-        <span>
-          Step {shown} of {SETUP_STEPS}
-        </span>
-        <span>{STEP_TITLES[step]}</span>
-      </div>
+      {/* The step's title is the heading below; here only where it stands. */}
+      <p className="text-sm text-zinc-300">
+        Step {shown} of {SETUP_STEPS}
+      </p>
       <ProgressBar value={(shown / SETUP_STEPS) * 100} label="Setup progress" />
       <ol className="flex justify-between gap-1">
         {STEP_TITLES.map((title, index) => {
           const done = index < step;
           const current = index === step;
           return (
-            <li key={title}>
+            <li key={title} className="grid min-w-0 justify-items-center gap-1">
               <button
                 type="button"
                 aria-label={`Step ${index + 1}: ${title}`}
@@ -49,6 +50,12 @@ export function SetupProgress({ step, onSelect }: { step: number; onSelect: (ste
               >
                 {done ? <Check aria-hidden="true" className="size-4" /> : index + 1}
               </button>
+              <span
+                aria-hidden="true"
+                className={cn('text-xs', current ? 'font-semibold text-white' : 'text-zinc-300')}
+              >
+                {STEP_LABELS[index]}
+              </span>
             </li>
           );
         })}

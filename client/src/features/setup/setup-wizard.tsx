@@ -1,7 +1,7 @@
 import { INTENT_INFO, INTENTS, LIMITS } from '@shared/constants';
 import { SETUP_STEPS } from '@shared/quiz';
 import type { SelfUser, UpdateUserBody } from '@shared/schemas/user';
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { DisplayNameField } from '@/components/display-name-field';
 import { PersonPicture } from '@/components/person-picture';
@@ -128,10 +128,21 @@ export function SetupWizard({ user, streaming }: SetupWizardProps) {
     );
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const next = () => {
     if (step === LAST_STEP) finish();
     else if (canLeave) goTo(step + 1);
+  };
+  // Enter in the profile fields goes on, as in a form. The wizard itself is no <form>: steps hold
+  // forms of their own (Bluesky's link, search), and a form inside a form submits the outer one.
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    next();
+  };
+  // A form without a submit button of its own (the footer's Next is outside it) needs Enter handled.
+  const submitOnEnter = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement)) return;
+    event.preventDefault();
+    next();
   };
 
   const setTagline = (field: TaglineField, value: string) =>
@@ -146,9 +157,7 @@ export function SetupWizard({ user, streaming }: SetupWizardProps) {
 
       <SetupProgress step={step} onSelect={goTo} />
 
-      <form
-        noValidate
-        onSubmit={onSubmit}
+      <section
         aria-labelledby={`${id}-title`}
         className="grid min-w-0 gap-5 rounded-3xl border border-white/10 bg-white/[0.03] p-5 shadow-xl shadow-black/20"
       >
@@ -166,7 +175,7 @@ export function SetupWizard({ user, streaming }: SetupWizardProps) {
         ) : null}
 
         {step === 1 ? (
-          <div className="grid gap-4">
+          <form noValidate onSubmit={onSubmit} onKeyDown={submitOnEnter} className="grid gap-4">
             <DisplayNameField
               id={`${id}-name`}
               value={draft.displayName}
@@ -190,7 +199,7 @@ export function SetupWizard({ user, streaming }: SetupWizardProps) {
                 </div>
               );
             })}
-          </div>
+          </form>
         ) : null}
 
         {step === 2 ? (
@@ -216,38 +225,38 @@ export function SetupWizard({ user, streaming }: SetupWizardProps) {
 
         {step === 4 ? <SummaryStep user={user} draft={draft} intent={intent} /> : null}
 
-        <div className="flex flex-wrap items-center justify-between gap-3 pt-1">
-          {step > 0 ? (
-            <Button variant="ghost" onClick={() => goTo(step - 1)}>
-              Back
-            </Button>
-          ) : (
-            <span />
-          )}
-          <div className="flex flex-wrap justify-end gap-2">
+        {/* The main action on a row of its own, then Back and the skip: nothing wraps at 320 px. */}
+        <div className="grid gap-2 pt-1">
+          <Button
+            onClick={next}
+            disabled={step === LAST_STEP ? complete.isPending : !canLeave}
+            className="w-full"
+            data-testid="setup-next"
+          >
+            {step === LAST_STEP && complete.isPending ? <Spinner /> : null}
+            {step === LAST_STEP ? 'Complete Setup' : 'Next'}
+          </Button>
+          <div className="flex items-center justify-between gap-2">
+            {step > 0 ? (
+              <Button variant="ghost" onClick={() => goTo(step - 1)}>
+                Back
+              </Button>
+            ) : (
+              <span />
+            )}
             {step === 3 ? (
               <Button variant="ghost" onClick={() => goTo(step + 1)}>
                 Skip for now
               </Button>
             ) : null}
             {step === LAST_STEP ? (
-              <>
-                <Button variant="ghost" onClick={finish} disabled={complete.isPending}>
-                  Skip this step
-                </Button>
-                <Button type="submit" disabled={complete.isPending}>
-                  {complete.isPending ? <Spinner /> : null}
-                  Complete Setup
-                </Button>
-              </>
-            ) : (
-              <Button type="submit" disabled={!canLeave}>
-                Next
+              <Button variant="ghost" onClick={finish} disabled={complete.isPending}>
+                Skip this step
               </Button>
-            )}
+            ) : null}
           </div>
         </div>
-      </form>
+      </section>
     </main>
   );
 }

@@ -65,10 +65,11 @@ describe('SpotifyConnectionCard', () => {
     expect(screen.queryByText('Spotify Connected')).toBeNull();
   });
 
-  it('says so when the server has no Spotify credentials', async () => {
-    mockFetch(() => jsonResponse(status({ available: false })));
+  it('is not offered when the server has no Spotify credentials', async () => {
+    const fetchMock = mockFetch(() => jsonResponse(status({ available: false })));
     renderWithProviders(<SpotifyConnectionCard userId={USER} />);
-    await screen.findByText('Spotify is not configured on this server.');
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await waitFor(() => expect(screen.queryByTestId('spotify-state')).toBeNull());
     expect(screen.queryByRole('button', { name: 'Connect Spotify' })).toBeNull();
   });
 

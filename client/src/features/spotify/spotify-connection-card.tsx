@@ -45,6 +45,10 @@ export function SpotifyConnectionCard({ userId }: { userId: number }) {
   const disconnect = useDisconnectSpotify(userId);
   const entries = useSpotifyEntries(userId, status?.connected ? status.lastSpotifySync : undefined);
 
+  // Not offered on a server without Spotify credentials and with nothing connected: the reason is in
+  // the server's log and docs/spotify.md, not on a person's screen.
+  if (status && !status.available && !status.connected) return null;
+
   return (
     <ConnectionCard
       name="Spotify"
@@ -66,14 +70,10 @@ export function SpotifyConnectionCard({ userId }: { userId: number }) {
           <p className="text-sm text-zinc-400">
             Connect Spotify to list the podcasts you follow; shared podcasts are what matching is based on.
           </p>
-          {status.available ? (
-            <Button variant="spotify" onClick={() => connect.mutate()} disabled={connect.isPending}>
-              {connect.isPending ? <Spinner /> : null}
-              Connect Spotify
-            </Button>
-          ) : (
-            <p className="text-xs text-zinc-500">Spotify is not configured on this server.</p>
-          )}
+          <Button variant="spotify" onClick={() => connect.mutate()} disabled={connect.isPending}>
+            {connect.isPending ? <Spinner /> : null}
+            Connect Spotify
+          </Button>
         </div>
       ) : null}
 

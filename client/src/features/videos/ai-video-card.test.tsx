@@ -112,10 +112,11 @@ describe('AiVideoCard (setup reading: 12 s x 15, only while the socket is down)'
     await elapse(0);
     expect(badge()).toBe(AI_VIDEO_BADGES.ready);
     expect(progress()).toBe('100');
-    const view = screen.getByRole('link', { name: 'View Video' });
-    expect(view.getAttribute('href')).toBe(VIDEO_URL);
-    expect(view.getAttribute('target')).toBe('_blank');
-    expect(view.getAttribute('rel')).toContain('noopener');
+    // View Video plays it here, in the card (no new tab with the raw file).
+    expect(screen.queryByTestId('ai-video-inline')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'View Video' }));
+    expect(screen.getByTestId('ai-video-inline').getAttribute('src')).toBe(VIDEO_URL);
+    expect(screen.getByRole('button', { name: 'Hide Video' }).getAttribute('aria-expanded')).toBe('true');
     expect(screen.getByRole('button', { name: 'Regenerate' })).toBeTruthy();
     expect(screen.getAllByText(TEXTS.successToast).length).toBeGreaterThan(0);
     expect(server.statusTimes).toEqual([]);
@@ -163,7 +164,7 @@ describe('AiVideoCard (setup reading: 12 s x 15, only while the socket is down)'
     await elapse(intervalMs);
     expect(server.statusTimes).toHaveLength(2);
     expect(badge()).toBe(AI_VIDEO_BADGES.ready);
-    expect(screen.getByRole('link', { name: 'View Video' }).getAttribute('href')).toBe(VIDEO_URL);
+    expect(screen.getByRole('button', { name: 'View Video' })).toBeTruthy();
   });
 
   it("'failed' without an error says 'Video generation failed for unknown reasons'", async () => {

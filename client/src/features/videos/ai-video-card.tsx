@@ -3,11 +3,12 @@ import type { Intent } from '@shared/constants';
 import { AI_VIDEO_MATCH_PERCENTAGE, VIDEO_POLLING, VIDEO_PROGRESS, VIDEO_TEXTS } from '@shared/schemas/videos';
 import { INTRO_TAGLINE_LABELS, introTagline } from '@shared/videos';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle, Check, Clapperboard, ExternalLink, RotateCw, Sparkles, X } from 'lucide-react';
+import { AlertTriangle, Check, Clapperboard, EyeOff, Play, RotateCw, Sparkles, X } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { Button, buttonClasses } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { Spinner } from '@/components/ui/spinner';
+import { VideoPlayer } from '@/components/video-player';
 import { libraryQuery } from '@/features/podcasts';
 import { apiFetch, endpointUrl, errorMessage, isApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
@@ -58,6 +59,7 @@ export function AiVideoCard({ userId, intent, hasPhoto, intentTagline, genericTa
   const podcasts = useQuery({ ...libraryQuery(userId), enabled: userId > 0 });
   const [stage, setStage] = useState<StartStage>(null);
   const [startError, setStartError] = useState<string | null>(null);
+  const [viewing, setViewing] = useState(false);
   // A start that the person overtook (a new intent, a new attempt) must not apply its answer.
   const run = useRef(0);
 
@@ -257,20 +259,37 @@ export function AiVideoCard({ userId, intent, hasPhoto, intentTagline, genericTa
         </p>
       ) : null}
 
+      {completed?.url && viewing ? (
+        <VideoPlayer
+          src={completed.url}
+          autoPlay
+          muted={false}
+          loop={false}
+          controls
+          title="Your generated video intro"
+          className="aspect-[9/16] max-h-[70vh] w-full rounded-2xl bg-black object-contain"
+          data-testid="ai-video-inline"
+        />
+      ) : null}
+
       <div className="flex flex-wrap gap-2">
         {completed || failedMessage ? (
           <>
             {completed?.url ? (
-              <a
-                href={completed.url}
-                target="_blank"
-                rel="noopener noreferrer"
-                className={buttonClasses('outline')}
+              // Plays here, in the card: no new tab with the raw file.
+              <Button
+                variant="outline"
+                aria-expanded={viewing}
+                onClick={() => setViewing((open) => !open)}
                 data-testid="ai-video-view"
               >
-                <ExternalLink aria-hidden="true" className="size-4" />
-                View Video
-              </a>
+                {viewing ? (
+                  <EyeOff aria-hidden="true" className="size-4" />
+                ) : (
+                  <Play aria-hidden="true" className="size-4" />
+                )}
+                {viewing ? 'Hide Video' : 'View Video'}
+              </Button>
             ) : null}
             <Button variant="outline" onClick={() => void generate()} disabled={!canStart}>
               <RotateCw aria-hidden="true" className="size-4" />

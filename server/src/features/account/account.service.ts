@@ -223,7 +223,7 @@ export async function deleteAccount(
   for (const match of deleted.matches) {
     deps.effects.emit(
       'match:removed',
-      { matchId: match.id, intent: match.intent },
+      { matchId: match.id, intent: match.intent, reason: 'accountDeleted' },
       { userIds: [userId, match.otherId] },
     );
   }

@@ -176,7 +176,7 @@ describe('account: download my data, delete account', () => {
     const ended = nextEvent(aSocket, 'session:ended');
     const res = await server.call('DELETE', `/api/users/${a.user.id}`, { token: a.token, body: { confirm: 'DELETE' } });
     expect(res.status).toBe(200);
-    expect((await removed)[0]).toEqual({ matchId, intent: 'romantic' });
+    expect((await removed)[0]).toEqual({ matchId, intent: 'romantic', reason: 'accountDeleted' });
     await ended;
 
     expect((await server.call('GET', `/api/users/${a.user.id}`, { token: a.token })).status).toBe(401);

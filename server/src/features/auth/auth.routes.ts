@@ -9,6 +9,12 @@ import { devLoginAccount } from './dev-login.service';
 export function authRoutes(deps: AppDeps): Router {
   const router = Router();
 
+  // Why a method is off is in the server's log at start and in docs/auth.md, not on the login screen.
+  mount(router, api.signInMethods, async () => ({
+    spotify: deps.config.spotify.configured,
+    devLogin: deps.config.allowDevLogin,
+  }));
+
   // Development login: any username, no password, only for accounts it opened itself. Mounted only
   // when the process is explicitly in development mode (config.ts); otherwise a 404.
   if (deps.config.allowDevLogin) {

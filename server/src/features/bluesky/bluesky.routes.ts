@@ -37,7 +37,13 @@ export function blueskyRoutes(deps: AppDeps): Router {
   mount(router, api.blueskyStatus, async ({ params, req }) => checkLink(withEffects(req), req.em, params.userId));
 
   mount(router, api.blueskyLink, async ({ params, body, req, res }) => {
-    const { url, nonce } = await startLink(withEffects(req), params.userId, body.handle, req.get('origin'));
+    const { url, nonce } = await startLink(
+      withEffects(req),
+      params.userId,
+      body.handle,
+      req.get('origin'),
+      body.returnPage,
+    );
     res.cookie(NONCE_COOKIE, nonce, {
       httpOnly: true,
       sameSite: 'lax',
@@ -56,8 +62,9 @@ export function blueskyRoutes(deps: AppDeps): Router {
     const nonce = readCookie(req, NONCE_COOKIE);
     if (client) res.clearCookie(NONCE_COOKIE, { path: BLUESKY_CALLBACK_PATH });
     const outcome = await finishCallback(withEffects(req), params, nonce);
-    if (outcome.kind === 'failed') return { location: `${outcome.returnTo}/profile?bluesky_error=${outcome.reason}` };
-    return { location: `${outcome.returnTo}/profile?bluesky_link=${outcome.code}` };
+    const back = `${outcome.returnTo}/${outcome.page}`;
+    if (outcome.kind === 'failed') return { location: `${back}?bluesky_error=${outcome.reason}` };
+    return { location: `${back}?bluesky_link=${outcome.code}` };
   });
 
   mount(router, api.blueskyFinish, async ({ params, body, req }) =>

@@ -12,7 +12,7 @@ import {
   TokenRevokedError,
 } from '@atproto/oauth-client-node';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BLUESKY_TEXTS, type BlueskyStatus } from '@shared/index';
+import { BLUESKY_TEXTS, type BlueskyReturnPage, BlueskyReturnPageSchema, type BlueskyStatus } from '@shared/index';
 import type { AppDeps } from '../../app-deps';
 import { encryptSession, forgetLink } from '../../core/bluesky/bluesky-client';
 import { identityOf, type User, UserSchema } from '../../core/db/entities';
@@ -31,6 +31,8 @@ interface AppState {
   userId: number;
   /** The origin to return to (development: localhost or 127.0.0.1); '' for this origin. */
   returnTo: string;
+  /** The screen the link was started on, which the callback returns to. */
+  page?: BlueskyReturnPage;
   /** SHA-256 of the nonce in the starting browser's cookie. */
   nonceHash: string;
 }
@@ -170,6 +172,7 @@ export async function startLink(
   userId: number,
   handle: string,
   origin: string | undefined,
+  page: BlueskyReturnPage = 'profile',
 ): Promise<{ url: string; nonce: string }> {
   const client = deps.bluesky;
   if (!client) throw new HttpError(503, 'bluesky_unavailable', unavailableMessage(deps) ?? BLUESKY_TEXTS.failed);
@@ -188,7 +191,7 @@ export async function startLink(
   // profile. Only the owner of the identity learns it, after approving (claimLink).
   const returnTo = deps.config.bluesky.client.kind === 'loopback' ? loopbackOrigin(origin) : '';
   const nonce = randomBytes(32).toString('base64url');
-  const state: AppState = { userId, returnTo, nonceHash: sha256(nonce) };
+  const state: AppState = { userId, returnTo, page, nonceHash: sha256(nonce) };
   try {
     const url = await client.oauth.authorize(handle, { state: JSON.stringify(state) });
     return { url: url.href, nonce };
@@ -200,8 +203,8 @@ export async function startLink(
 
 /** Where the person's Bluesky server's callback leads: an error to show, or a link to claim. */
 export type CallbackOutcome =
-  | { kind: 'failed'; returnTo: string; reason: string }
-  | { kind: 'pending'; returnTo: string; code: string };
+  | { kind: 'failed'; returnTo: string; page: BlueskyReturnPage; reason: string }
+  | { kind: 'pending'; returnTo: string; page: BlueskyReturnPage; code: string };
 
 /**
  * The callback (?code&state&iss, or ?error): checked against the starting browser's nonce before the
@@ -213,11 +216,13 @@ export async function finishCallback(
   cookieNonce: string | undefined,
 ): Promise<CallbackOutcome> {
   const client = deps.bluesky;
-  if (!client) return { kind: 'failed', returnTo: '', reason: 'unavailable' };
+  if (!client) return { kind: 'failed', returnTo: '', page: 'profile', reason: 'unavailable' };
   const peeked = await client.appStateOf(params.get('state')).catch(() => null);
   const started = peeked ? (JSON.parse(peeked) as AppState) : null;
   const returnTo = started?.returnTo ?? '';
-  const fail = (reason: string): CallbackOutcome => ({ kind: 'failed', returnTo, reason });
+  // Only the pages of the enum: the state is ours, but a redirect takes nothing on trust.
+  const page = BlueskyReturnPageSchema.catch('profile').parse(started?.page);
+  const fail = (reason: string): CallbackOutcome => ({ kind: 'failed', returnTo, page, reason });
   // A state that cannot be read (unknown, expired, or the read failed) cannot be checked against
   // this browser: refused, never let through unchecked.
   if (!started) {
@@ -257,7 +262,7 @@ export async function finishCallback(
     stored: encryptSession(session, deps.config.tokenKey, state.userId),
   };
   await deps.redis.set(pendingKey(code), JSON.stringify(pending), 'EX', PENDING_TTL_SECONDS);
-  return { kind: 'pending', returnTo: state.returnTo, code };
+  return { kind: 'pending', returnTo: state.returnTo, page, code };
 }
 
 /**

@@ -2,6 +2,9 @@
 // then announced through the caller's unit of work (docs/chat.md).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Message } from '@shared/index';
+import { sql } from '../../core/db/sql';
+import { stageJob } from '../../core/jobs/outbox';
+import { DEMO_CHAT_THINKING_MS } from '../../core/matches/demo-chat';
 import type { Effects } from '../../core/realtime/effects';
 import type { RateLimits } from '../../http/rate-limits';
 import type { MatchRecord } from '../matches/match.service';
@@ -28,8 +31,23 @@ export class ChatService {
         ...(stored.senderReadMoved ? [senderId] : []),
       ];
       effects.pushBadges(changed, 'unread');
+      await this.letDemoPersonAnswer(em, effects, stored.message.matchId, stored.recipientId);
     }
     return stored.message;
+  }
+
+  /** A message to a demo person gets a scripted answer a moment later (core/matches/demo-chat.ts). */
+  private async letDemoPersonAnswer(em: EntityManager, effects: Effects, matchId: number, recipientId: number) {
+    const [recipient] = await sql<{ is_demo: boolean }>(em, 'select is_demo from users where id = ?', [recipientId]);
+    if (!recipient?.is_demo) return;
+    const { min, max } = DEMO_CHAT_THINKING_MS;
+    await stageJob(
+      em,
+      'demoChatReply',
+      { matchId, demoId: recipientId },
+      { delayMs: Math.round(min + Math.random() * (max - min)) },
+    );
+    effects.relayOutbox();
   }
 
   /**

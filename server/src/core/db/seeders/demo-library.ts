@@ -282,7 +282,7 @@ export function demoEpisodes(show: CatalogPodcast, now: Date, count = 5): DemoEp
     episodes.push({
       guid: `podmatch-demo-${episodeNumber}`,
       title: pattern(topic),
-      description: `${show.name} on ${topic}. A demo episode description: ${show.creator} talk it through with a guest.`,
+      description: `${show.creator} talk through ${topic} with a guest, and what it means for the rest of us.`,
       episodeNumber,
       publishedAt: new Date(published),
       durationSeconds: between(rng, show.category === 'News' ? 12 : 25, show.category === 'News' ? 35 : 110) * 60,
