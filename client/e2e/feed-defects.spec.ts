@@ -1,5 +1,14 @@
 import { expect, type Page, test } from '@playwright/test';
-import { addShows, expectMatchMoment, feedButton, like, type Person, signIn } from './helpers';
+import {
+  addShows,
+  expectMatchMoment,
+  exposeSocket,
+  feedButton,
+  like,
+  type Person,
+  signIn,
+  waitUntilLive,
+} from './helpers';
 
 // Issue 10, items 2, 3, 4 and 7, on a phone-sized screen.
 test.use({ viewport: { width: 390, height: 844 } });
@@ -148,6 +157,7 @@ test('(4) a name with emoji and symbols shows the same cleaned name on the feed 
   test.setTimeout(150_000);
   const zoeContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const viewerContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await exposeSocket(viewerContext);
   try {
     const zoe = await signIn(await zoeContext.newPage(), 'zoe');
     const suffix = Math.random().toString(36).slice(2, 7);
@@ -182,6 +192,7 @@ test('(4) a name with emoji and symbols shows the same cleaned name on the feed 
     await expect(page.getByTestId('feed-name')).toHaveText(cleaned);
 
     // A mutual match, then the Matches card.
+    await waitUntilLive(page);
     await like(page.request, viewer, zoe);
     await like(zoe.page.request, zoe, viewer);
     // The match moment names her the same way.

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type APIRequestContext, type Browser, expect, type Locator, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { shareAShow as shareAShowInDatabase } from '../../scripts/lib/feed-fixture';
 import { STORAGE_KEYS } from '../../shared/src/constants';
 
@@ -270,4 +277,28 @@ export async function twoPeople(page: Page, browser: Browser, prefixA: string, p
   const a = await signIn(page, prefixA);
   await shareAShow(a, b);
   return { a, b, close: () => other.close() };
+}
+
+/** The storage flag that makes the client expose its socket (E2E_SOCKET_FLAG, client/src/lib/socket.ts). */
+const E2E_SOCKET_FLAG = 'podmatch.e2e';
+
+/** Pages of this context expose their socket as window.__podmatchSocket (set before they load). */
+export async function exposeSocket(context: BrowserContext) {
+  await context.addInitScript((flag) => localStorage.setItem(flag, '1'), E2E_SOCKET_FLAG);
+}
+
+/**
+ * Waits until the tab's socket is connected (its context went through `exposeSocket`): what happens
+ * elsewhere reaches a tab only once it is live, and a test that acts at once would race its connect.
+ */
+export async function waitUntilLive(page: Page) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          () => (window as unknown as { __podmatchSocket?: { connected: boolean } }).__podmatchSocket?.connected,
+        ),
+      { message: 'the tab is live (socket connected)' },
+    )
+    .toBe(true);
 }

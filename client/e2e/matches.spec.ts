@@ -3,12 +3,14 @@ import {
   addShows,
   devLogin,
   expectMatchMoment,
+  exposeSocket,
   feedButton,
   like,
   matchMoment,
   type Person,
   shareAShow,
   signIn,
+  waitUntilLive,
 } from './helpers';
 
 async function openMatches(person: Person) {
@@ -30,11 +32,13 @@ test('a mutual match appears live on both sides, can be favourited, and a block 
 }) => {
   const contextA = await browser.newContext();
   const contextB = await browser.newContext();
+  await Promise.all([exposeSocket(contextA), exposeSocket(contextB)]);
   try {
     const a = await signIn(await contextA.newPage(), 'mA');
     const b = await signIn(await contextB.newPage(), 'mB');
     await openMatches(a);
     await openMatches(b);
+    await Promise.all([waitUntilLive(a.page), waitUntilLive(b.page)]);
 
     // B likes A first (one-sided, nothing shows), then A likes B: the pair is mutual and the
     // server tells both sockets ('match:new'), no reload needed.
@@ -80,9 +84,11 @@ test('a match removed while A is on the feed is gone from Matches and its badge,
 }) => {
   const contextA = await browser.newContext();
   const contextB = await browser.newContext();
+  await exposeSocket(contextA);
   try {
     const a = await signIn(await contextA.newPage(), 'rA');
     const b = await signIn(await contextB.newPage(), 'rB');
+    await waitUntilLive(a.page);
     await shareAShow(a, b);
     await like(b.page.request, b, a);
     await like(a.page.request, a, b);

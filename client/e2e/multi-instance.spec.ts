@@ -1,6 +1,6 @@
 import { type Browser, expect, test } from '@playwright/test';
 import { CHAT_TEXTS } from '../../shared/src/constants';
-import { expectMatchMoment, like, type Person, shareAShow, signIn } from './helpers';
+import { expectMatchMoment, exposeSocket, like, type Person, shareAShow, signIn, waitUntilLive } from './helpers';
 
 // The browser tests run against two server instances behind the local proxy (scripts/test.ts,
 // scripts/lib/local-proxy.ts), which keeps each browser on one instance with a cookie and says in a
@@ -10,6 +10,7 @@ const INSTANCE_HEADER = 'x-podmatch-instance';
 
 async function personOn(browser: Browser, instance: number, prefix: string): Promise<Person> {
   const context = await browser.newContext();
+  await exposeSocket(context);
   const baseURL = test.info().project.use.baseURL ?? '';
   await context.addCookies([{ name: INSTANCE_COOKIE, value: String(instance), url: baseURL }]);
   const person = await signIn(await context.newPage(), prefix);
@@ -28,6 +29,7 @@ test('two people on different server instances match and chat live', async ({ br
       await expect(person.page.getByText('No matches yet')).toBeVisible();
     }
     // B likes A through instance 1, then A likes B through instance 0: both see the match, live.
+    await Promise.all([waitUntilLive(a.page), waitUntilLive(b.page)]);
     await shareAShow(a, b);
     await like(b.page.request, b, a);
     await like(a.page.request, a, b);
