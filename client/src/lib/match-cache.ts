@@ -91,20 +91,6 @@ export function noteMessage(
     hasUnreadMessages: match.hasUnreadMessages || unread,
   }));
   if (unread && before && !before.hasUnreadMessages) adjustUnreadBadge(queryClient, userId, before.intent, 1);
-  updateMatchLists(queryClient, userId, (matches) => toFrontOfGroup(matches, message.matchId));
-}
-
-/**
- * The list with this match moved in front of the others of its group (favourites, then the rest):
- * the newest conversation comes first, as the server orders it.
- */
-function toFrontOfGroup(matches: MatchView[], matchId: number): MatchView[] {
-  const moved = matches.find((m) => m.id === matchId);
-  if (!moved) return matches;
-  const rest = matches.filter((m) => m.id !== matchId);
-  const at = rest.findIndex((m) => m.isFavorite === moved.isFavorite);
-  const firstOfGroup = at === -1 ? (moved.isFavorite ? 0 : rest.length) : at;
-  return [...rest.slice(0, firstOfGroup), moved, ...rest.slice(firstOfGroup)];
 }
 
 /**

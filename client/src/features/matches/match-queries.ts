@@ -12,14 +12,17 @@ export function matchesQuery(userId: number, intent: Intent) {
   return allPagesQuery(api.listMatches, { params: { userId }, query: { intent } }, PAGE_SIZES.matches);
 }
 
-/** Favourites first, then match percentage descending; ties keep the newest match first. */
+/** When a match last saw something happen: its newest message, else when it was made. */
+const lastActivity = (match: MatchView) => match.lastMessage?.createdAt ?? match.createdAt;
+
+/**
+ * Favourites first, then the newest conversation (as the server orders them, docs/matches.md): a
+ * message arriving live moves its match up without a reload.
+ */
 export function sortMatches(matches: readonly MatchView[]): MatchView[] {
   return [...matches].sort(
     (a, b) =>
-      Number(b.isFavorite) - Number(a.isFavorite) ||
-      b.matchPercentage - a.matchPercentage ||
-      b.createdAt.localeCompare(a.createdAt) ||
-      b.id - a.id,
+      Number(b.isFavorite) - Number(a.isFavorite) || lastActivity(b).localeCompare(lastActivity(a)) || b.id - a.id,
   );
 }
 

@@ -87,14 +87,17 @@ function bodyOf(call: [RequestInfo | URL, RequestInit?] | undefined) {
 }
 
 describe('sortMatches', () => {
-  it('puts favourites first, then the highest match percentage', () => {
+  it('puts favourites first, then the newest conversation (its last message, else when it was made)', () => {
+    const at = (minute: number) => `2026-01-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+    const said = (minute: number) => ({ senderId: 9, text: 'hi', createdAt: at(minute) });
     const sorted = sortMatches([
-      makeMatch({ name: 'Low', matchPercentage: 10 }),
-      makeMatch({ name: 'FavLow', matchPercentage: 20, isFavorite: true }),
-      makeMatch({ name: 'High', matchPercentage: 90 }),
-      makeMatch({ name: 'FavHigh', matchPercentage: 70, isFavorite: true }),
+      makeMatch({ name: 'Quiet', id: 1, matchPercentage: 99, createdAt: at(1) }),
+      makeMatch({ name: 'FavOld', id: 2, isFavorite: true, createdAt: at(2) }),
+      makeMatch({ name: 'Talking', id: 3, matchPercentage: 10, createdAt: at(0), lastMessage: said(30) }),
+      makeMatch({ name: 'FavNew', id: 4, isFavorite: true, createdAt: at(0), lastMessage: said(20) }),
+      makeMatch({ name: 'Fresh', id: 5, createdAt: at(10) }),
     ]);
-    expect(sorted.map((m) => m.matchedUser.displayName)).toEqual(['FavHigh', 'FavLow', 'High', 'Low']);
+    expect(sorted.map((m) => m.matchedUser.displayName)).toEqual(['FavNew', 'FavOld', 'Talking', 'Fresh', 'Quiet']);
   });
 });
 
