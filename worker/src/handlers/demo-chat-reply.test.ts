@@ -104,6 +104,33 @@ describe('demo.chatReply', () => {
     socket.disconnect();
   });
 
+  it('many people writing to demo people at once (three times the pool): no 5xx, one answer per match', async () => {
+    const PAIRS = 30;
+    const pairs: Awaited<ReturnType<typeof matched>>[] = [];
+    for (let i = 0; i < PAIRS; i++) pairs.push(await matched(uniqueName('Load show'), { demo: true }));
+    const answers = await Promise.all(
+      pairs.flatMap(({ person, matchId }) => [1, 2].map((n) => send(person.token, person.user.id, matchId, `Hi ${n}`))),
+    );
+    expect(answers.filter((res) => res.status >= 500)).toEqual([]);
+    expect(answers.every((res) => res.status === 201)).toBe(true);
+    const ids = pairs.map((p) => p.matchId);
+    // Two messages in a row get one answer (deduplicated per match); every match gets it.
+    const answered = async () =>
+      exec(
+        `select m.id, count(msg.id)::int as n from matches m
+           left join messages msg on msg.match_id = m.id and msg.sender_id <> all(?::int[])
+          where m.id = any(?::int[]) group by m.id`,
+        [`{${pairs.map((p) => p.person.user.id).join(',')}}`, `{${ids.join(',')}}`],
+      );
+    const deadline = Date.now() + 40_000;
+    let rows = await answered();
+    while (rows.some((r) => r.n < 1) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      rows = await answered();
+    }
+    expect(rows.map((r) => r.n).sort()).toEqual(ids.map(() => 1));
+  }, 90_000);
+
   it('never answers for real people: no job is staged, and the answer refuses a match without a demo person', async () => {
     const { person, other, matchId } = await matched(uniqueName('Real show'), { demo: false });
     expect((await send(person.token, person.user.id, matchId, 'Hi, real person')).status).toBe(201);
