@@ -72,6 +72,8 @@ test.describe('logout', () => {
   });
 
   test('"Log out everywhere" ends the login on every device, the other one live', async ({ browser }) => {
+    // Two people's worth of pages in one test; a loaded CI machine needs more than the default.
+    test.setTimeout(60_000);
     const phone = await browser.newContext();
     const laptop = await browser.newContext();
     try {

@@ -85,6 +85,9 @@ export function createRealtime(
     // the allowance check below and everything after it are in it.
     socket.use((packet, next) => inSocketScope(socket, { event: String(packet[0]), eventId: randomUUID() }, next));
     void socket.join([rooms.user(socket.data.userId), rooms.session(socket.data.sessionId)]);
+    // A logout that landed between the token check and the join above disconnected the rooms
+    // before this socket was in them: look once more now that later ones will reach it.
+    void endIfLoggedOut(socket);
     socket.on('disconnect', () => cap.release(socket));
     void cap.confirm(socket);
     // Every event below counts against the person's allowance first.
@@ -98,6 +101,17 @@ export function createRealtime(
     // Fresh badges for the new tab (to every tab of the user: they are the same numbers).
     deps.badges.push(socket.data.userId);
   });
+
+  async function endIfLoggedOut(socket: IoSocket) {
+    try {
+      if (await deps.sessions.isLive(deps.orm.em.fork(), socket.data.sessionId)) return;
+    } catch {
+      return; // the database did not answer: the login's end check still comes (endAtLoginEnd)
+    }
+    if (!socket.connected) return;
+    socket.emit('session:ended', 'logout');
+    socket.disconnect(true);
+  }
 
   /**
    * Disconnects the socket when its login ends (expiry or maximum lifetime), as logout does; checked

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectEvents, drainEvents, nextEvent, startTestServer, TestClock, type TestServer } from '../test/harness';
+import {
+  collectEvents,
+  drainEvents,
+  nextEvent,
+  startTestServer,
+  TestClock,
+  type TestServer,
+  until,
+} from '../test/harness';
 
 describe('socket connections', () => {
   let server: TestServer;
@@ -56,6 +64,28 @@ describe('socket connections', () => {
     await drainEvents(server, survivor, { token: sameUserOtherLogin.token, id: a.user.id });
     expect(survivor.connected).toBe(true);
     await expect(server.socket(a.token)).rejects.toThrow('unauthorized');
+  });
+
+  it('ends a socket whose login was logged out while it was connecting', async () => {
+    const a = await server.login();
+    const sessions = server.running.deps.sessions;
+    const resolve = sessions.resolve.bind(sessions);
+    // "Log out everywhere" lands after the token was checked and before the socket joined its rooms.
+    let loggedOut = false;
+    sessions.resolve = async (em, token) => {
+      const session = await resolve(em, token);
+      if (loggedOut) return session;
+      loggedOut = true; // the HTTP call below resolves its token through here too
+      const res = await server.call('POST', '/api/auth/logout-everywhere', { token: a.token });
+      if (res.status !== 200 && res.status !== 204) throw new Error(`logout-everywhere: ${res.status} ${res.text}`);
+      return session;
+    };
+    try {
+      const socket = await server.socket(a.token);
+      await until(async () => !socket.connected, 'the socket to be disconnected', 10_000);
+    } finally {
+      sessions.resolve = resolve;
+    }
   });
 });
 
