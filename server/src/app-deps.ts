@@ -10,6 +10,7 @@ import type { Logger } from './core/logger';
 import type { MediaStore } from './core/media';
 import type { RealtimeEmitter } from './core/realtime/emitter';
 import type { Publisher } from './core/realtime/publisher';
+import type { Reauthentication } from './features/auth/reauth';
 import type { SessionService } from './features/auth/session.service';
 import type { ChatService } from './features/chat/chat.service';
 import type { BadgePusher } from './features/matches/badges.service';
@@ -24,6 +25,8 @@ export interface AppDeps {
   /** Relays jobs staged in a transaction (core/jobs/outbox.ts); `relay()` after such a commit. */
   outbox: OutboxRelay;
   sessions: SessionService;
+  /** Recent proofs of ownership that adding or removing a way in needs (features/auth/reauth.ts). */
+  reauth: Reauthentication;
   emitter: RealtimeEmitter;
   /** Sends socket events (validated, to the recipients of RECIPIENTS); requests use req.effects. */
   publisher: Publisher;

@@ -89,6 +89,15 @@ const EnvSchema = ImageProxyEnvSchema.extend({
       'an http(s) URL, e.g. https://podmatch.example',
     )
     .optional(),
+  // Email codes (docs/auth.md): an SMTP server's URL (smtp:// or smtps://user:pass@host:port). Unset
+  // outside production: messages are written under MAIL_DIR and shown at /dev/mail instead.
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((text) => /^smtps?:$/.test(new URL(text).protocol), 'an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3).default('PodMatch <no-reply@podmatch.local>'),
+  MAIL_DIR: z.string().default('.data/mail'),
   // Operators who send it in X-Health-Token see /api/health's details from anywhere (docs/operations.md).
   HEALTH_TOKEN: z.string().min(24, 'use at least 24 random characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
@@ -179,6 +188,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** scheme://host[:port] of PUBLIC_URL, or undefined. */
     publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
     healthToken: e.HEALTH_TOKEN,
+    /**
+     * Email codes (docs/auth.md): through SMTP when SMTP_URL is set; outside production without it,
+     * into a local mailbox (.eml files under `devMailDir`, listed at /dev/mail); off otherwise.
+     */
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+      devMailDir: e.SMTP_URL || isProduction ? undefined : path.resolve(e.MAIL_DIR),
+    },
+    /**
+     * Passkeys (WebAuthn, docs/auth.md): the relying party is PUBLIC_URL's host and its origin the
+     * only one accepted. Without PUBLIC_URL, outside production only, each request's own origin.
+     */
+    passkeys: e.PUBLIC_URL
+      ? { rpName: 'PodMatch', rpId: new URL(e.PUBLIC_URL).hostname, origin: new URL(e.PUBLIC_URL).origin }
+      : isProduction
+        ? null
+        : { rpName: 'PodMatch', rpId: undefined, origin: undefined },
     feedFetchAllowedIps: e.FEED_FETCH_ALLOWED_IPS.split(',')
       .map((ip) => ip.trim())
       .filter(Boolean),

@@ -14,6 +14,7 @@ import { createMediaStore } from './core/media';
 import { createEmitter } from './core/realtime/emitter';
 import { Publisher } from './core/realtime/publisher';
 import { watchRedis } from './core/realtime/watch-redis';
+import { Reauthentication } from './features/auth/reauth';
 import { type Clock, realTimer, SessionService, type SetTimer } from './features/auth/session.service';
 import { ChatService } from './features/chat/chat.service';
 import { BadgePusher } from './features/matches/badges.service';
@@ -63,6 +64,7 @@ export async function startServer(
     media: createMediaStore(config.media),
     artwork: new ArtworkUrls(config.imageProxy.key),
     sessions: new SessionService(config, options.clock),
+    reauth: new Reauthentication(redis, options.clock),
     emitter,
     publisher,
     badges,

@@ -13,6 +13,8 @@ export const RATE_LIMIT_TEXTS = {
   libraryEdits: 'You have changed your library many times in a short time. Please wait a moment and try again.',
   spotifySyncs: 'You have refreshed from Spotify many times in a short time. Please wait a few minutes and try again.',
   socketEvents: 'Too many actions in a short time. Please wait a moment.',
+  emailCodes: 'Too many codes requested. Please wait a few minutes before asking for another one.',
+  passkeys: 'Too many passkey attempts. Please wait a few minutes and try again.',
 } as const;
 
 /**
@@ -36,5 +38,7 @@ export const RATE_LIMIT_NAMES = [
   'libraryEdits',
   'spotifySyncs',
   'socketEvents',
+  'emailCodes',
+  'passkeys',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];

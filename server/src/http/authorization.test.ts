@@ -69,6 +69,9 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   artworkImage: () => ({ query: { name: 'Matrix Show' } }),
   devLogin: () => ({ body: { username: uniqueName('matrix') } }),
   signInMethods: () => ({}),
+  // --- email codes (features/email-auth) ---
+  // --- passkeys (features/passkeys) ---
+  // --- ways to sign in (features/identities) ---
   logout: () => ({}),
   logoutEverywhere: () => ({}),
   // Browser navigations: Spotify is not configured in this tier, so each sends the browser to the

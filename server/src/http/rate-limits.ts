@@ -110,6 +110,21 @@ export const RATE_LIMIT_POLICIES = {
     perIp: { points: 20_000, seconds: 60 },
     message: RATE_LIMIT_TEXTS.socketEvents,
   },
+  /**
+   * Asking for an emailed code (docs/auth.md): per address the code goes to (a sign-in, `per:
+   * 'accountName'`) or per person (a link), and per client address. Each sends a mail.
+   */
+  emailCodes: {
+    perUser: { points: 5, seconds: minutes(15) },
+    perIp: { points: 30, seconds: minutes(15) },
+    message: RATE_LIMIT_TEXTS.emailCodes,
+  },
+  /** Passkey ceremonies (options and verifications), per person where known and per address. */
+  passkeys: {
+    perUser: { points: 30, seconds: minutes(10) },
+    perIp: { points: 300, seconds: minutes(10) },
+    message: RATE_LIMIT_TEXTS.passkeys,
+  },
 } satisfies Record<RateLimitName, Policy>;
 
 export type LimitName = RateLimitName;

@@ -103,9 +103,14 @@ async function takeRateLimit(req: Request, limit: EndpointRateLimit): Promise<vo
   });
 }
 
-/** Sign-in is limited per account name tried, so one account cannot be hammered from many addresses. */
+/**
+ * Sign-in is limited per account name tried (a username, or the email address a code goes to), so
+ * one account cannot be hammered from many addresses.
+ */
 function accountNameTried(req: Request): string | undefined {
-  const name = (req.body as { username?: unknown } | undefined)?.username;
+  const body = req.body as { username?: unknown; email?: unknown } | undefined;
+  if (typeof body?.email === 'string') return `email:${body.email.trim().toLowerCase().slice(0, 320)}`;
+  const name = body?.username;
   return typeof name === 'string' ? `name:${name.trim().toLowerCase().slice(0, 100)}` : undefined;
 }
 

@@ -4,9 +4,12 @@ import { artworkApi } from './artwork';
 import { authApi } from './auth';
 import { blueskyApi } from './bluesky';
 import { chatApi } from './chat';
+import { emailAuthApi } from './email-auth';
 import { feedApi } from './feed';
 import { healthApi } from './health';
+import { identitiesApi } from './identities';
 import { matchesApi } from './matches';
+import { passkeysApi } from './passkeys';
 import { podcastsApi } from './podcasts';
 import { profilesApi } from './profiles';
 import { spotifyApi } from './spotify';
@@ -18,6 +21,9 @@ export * from './endpoint';
 export const api = {
   ...healthApi,
   ...authApi,
+  ...emailAuthApi,
+  ...passkeysApi,
+  ...identitiesApi,
   ...usersApi,
   ...accountApi,
   ...feedApi,

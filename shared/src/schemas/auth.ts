@@ -16,7 +16,13 @@ export type DevLoginBody = z.infer<typeof DevLoginBodySchema>;
 export const LoginResponseSchema = z.object({ token: z.string(), user: SelfUserSchema });
 
 /** The ways in this server offers; the login screen shows only these (docs/auth.md). */
-export const SignInMethodsSchema = z.object({ spotify: z.boolean(), devLogin: z.boolean() });
+export const SignInMethodsSchema = z.object({
+  passkey: z.boolean(),
+  email: z.boolean(),
+  bluesky: z.boolean(),
+  spotify: z.boolean(),
+  devLogin: z.boolean(),
+});
 export type SignInMethods = z.infer<typeof SignInMethodsSchema>;
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 

@@ -11,6 +11,9 @@ export function authRoutes(deps: AppDeps): Router {
 
   // Why a method is off is in the server's log at start and in docs/auth.md, not on the login screen.
   mount(router, api.signInMethods, async () => ({
+    passkey: deps.config.passkeys !== null,
+    email: deps.config.mail.smtpUrl !== undefined || deps.config.mail.devMailDir !== undefined,
+    bluesky: deps.bluesky !== null,
     spotify: deps.config.spotify.configured,
     devLogin: deps.config.allowDevLogin,
   }));

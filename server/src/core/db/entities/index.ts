@@ -1,5 +1,6 @@
 import { BlockSchema } from './block.entity';
 import { BlueskyOauthStateSchema } from './bluesky-oauth-state.entity';
+import { EmailCodeSchema } from './email-code.entity';
 import { FeedCandidateRunSchema, FeedCandidateSchema } from './feed-candidate.entity';
 import { JobOutboxSchema } from './job-outbox.entity';
 import { MatchSchema } from './match.entity';
@@ -17,6 +18,7 @@ import { VideoIntroSchema } from './video-intro.entity';
 
 export * from './block.entity';
 export * from './bluesky-oauth-state.entity';
+export * from './email-code.entity';
 export * from './feed-candidate.entity';
 export * from './job-outbox.entity';
 export * from './match.entity';
@@ -52,4 +54,5 @@ export const entities = [
   BlueskyOauthStateSchema,
   TasteNeighbourSchema,
   MatchingModelSchema,
+  EmailCodeSchema,
 ];

@@ -1,12 +1,13 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { UserSchema } from './user.entity';
 
+/** Where a linked identity comes from: an account holds any number of passkeys (one per device). */
+export const IDENTITY_PROVIDERS = ['spotify', 'bluesky', 'email', 'passkey'] as const;
 /**
- * Where a linked identity comes from. An account has at most one of each of these (partial unique
- * index `user_identities_user_provider_unique`); a provider of which someone may hold several (a
- * passkey per device) joins the list without joining that index.
+ * The providers an account has at most one of (partial unique index
+ * `user_identities_user_provider_unique`); passkeys are not among them.
  */
-export const IDENTITY_PROVIDERS = ['spotify', 'bluesky'] as const;
+export const ONE_PER_ACCOUNT_PROVIDERS = ['spotify', 'bluesky', 'email'] as const;
 export type IdentityProvider = (typeof IDENTITY_PROVIDERS)[number];
 
 /**
@@ -28,9 +29,9 @@ export const UserIdentitySchema = defineEntity({
     id: p.integer().primary().autoincrement(),
     user: () => p.manyToOne(UserSchema).fieldName('user_id').deleteRule('cascade').index(),
     provider: p.enum([...IDENTITY_PROVIDERS]),
-    /** The person's id at the provider: a Spotify user id, a DID. */
+    /** The person's id at the provider: a Spotify user id, a DID, an email address, a credential id. */
     subject: p.string(),
-    /** The name shown for it, when the provider has one that can change (a Bluesky handle). */
+    /** The name shown for it: a Bluesky handle, a passkey's name (the person may rename it). */
     handle: p.string().nullable(),
     accessToken: p.text().nullable().hidden(HIDDEN_NULLABLE),
     refreshToken: p.text().nullable().hidden(HIDDEN_NULLABLE),
@@ -40,6 +41,16 @@ export const UserIdentitySchema = defineEntity({
     expiresAt: p.datetime().nullable(),
     /** When the person's library was last read from this identity (a Spotify sync). */
     syncedAt: p.datetime().nullable(),
+    /** A passkey's COSE public key (base64url) and what its next signature is checked against. */
+    publicKey: p.text().nullable().hidden(HIDDEN_NULLABLE),
+    signCount: p.bigint('number').nullable(),
+    /** A passkey's transports (JSON array), so a sign-in can name how to reach it. */
+    transports: p.text().nullable(),
+    /** Whether the passkey is synced (backed up) and whether it may be: 'singleDevice' | 'multiDevice'. */
+    backedUp: p.boolean().nullable(),
+    deviceType: p.string().nullable(),
+    /** The last sign-in with this identity (passkeys, email). */
+    lastUsedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()
@@ -50,7 +61,7 @@ export const UserIdentitySchema = defineEntity({
     { name: 'user_identities_provider_subject_unique', properties: ['provider', 'subject'] },
     {
       name: 'user_identities_user_provider_unique',
-      expression: `create unique index "user_identities_user_provider_unique" on "user_identities" ("user_id", "provider") where "provider" in ('spotify', 'bluesky')`,
+      expression: `create unique index "user_identities_user_provider_unique" on "user_identities" ("user_id", "provider") where "provider" in ('spotify', 'bluesky', 'email')`,
     },
   ],
 });

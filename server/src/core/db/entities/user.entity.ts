@@ -2,7 +2,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { DEFAULT_INTENT, INTENTS, type MatchPreferences } from '@shared/index';
 import { UserIdentitySchema } from './user-identity.entity';
 
-export const SIGN_UP_METHODS = ['dev_login', 'spotify', 'demo'] as const;
+export const SIGN_UP_METHODS = ['dev_login', 'spotify', 'demo', 'email', 'passkey', 'bluesky'] as const;
 export type SignUpMethod = (typeof SIGN_UP_METHODS)[number];
 
 /**
