@@ -17,6 +17,7 @@ export * from './schemas/jobs';
 export * from './schemas/matches';
 export * from './schemas/podcasts';
 export * from './schemas/profile-details';
+export * from './schemas/sign-in';
 export * from './schemas/spotify';
 export * from './schemas/user';
 export * from './schemas/videos';

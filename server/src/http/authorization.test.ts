@@ -70,8 +70,38 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   devLogin: () => ({ body: { username: uniqueName('matrix') } }),
   signInMethods: () => ({}),
   // --- email codes (features/email-auth) ---
+  emailCodeStart: () => ({ body: { email: `${uniqueName('matrix')}@example.com` } }),
+  // A code nobody was sent: refused, the right answer for anyone.
+  emailCodeVerify: () => ({ body: { email: `${uniqueName('matrix')}@example.com`, code: '000000' }, ok: 400 }),
+  emailLinkStart: () => ({ body: { email: `${uniqueName('matrix')}@example.com` } }),
+  emailLinkVerify: () => ({ body: { email: `${uniqueName('matrix')}@example.com`, code: '000000' }, ok: 400 }),
+  // Nobody in this world has an email identity: nothing to send a code to.
+  reauthEmailStart: () => ({ ok: 409 }),
+  reauthEmailVerify: () => ({ body: { code: '000000' }, ok: 400 }),
+
   // --- passkeys (features/passkeys) ---
+  passkeySignUpOptions: () => ({ body: {} }),
+  // A credential for no challenge of this browser: refused.
+  passkeySignUpVerify: () => ({ body: { response: { id: 'x' } }, ok: 400 }),
+  passkeySignInOptions: () => ({}),
+  passkeySignInVerify: () => ({ body: { response: { id: 'x' } }, ok: 400 }),
+  passkeyAddOptions: () => ({}),
+  passkeyAdd: () => ({ body: { response: { id: 'x' } }, ok: 400 }),
+  // Nobody in this world has a passkey: nothing to confirm with.
+  reauthPasskeyOptions: () => ({ ok: 409 }),
+  reauthPasskeyVerify: () => ({ body: { response: { id: 'x' } }, ok: 400 }),
+
   // --- ways to sign in (features/identities) ---
+  signInWays: () => ({}),
+  // No identity with this id belongs to the owner.
+  renamePasskey: () => ({ body: { name: 'Laptop' }, ok: 404 }),
+  removeSignInWay: () => ({ ok: 404 }),
+
+  // --- Bluesky sign-in ---
+  // The stand-in's handles are not served in this tier: the handle does not resolve.
+  blueskySignInStart: () => ({ body: { handle: 'nobody.invalid' }, ok: [200, 400, 503] }),
+  blueskyExchange: () => ({ body: { code: 'x'.repeat(43) }, ok: 400 }),
+
   logout: () => ({}),
   logoutEverywhere: () => ({}),
   // Browser navigations: Spotify is not configured in this tier, so each sends the browser to the
@@ -232,7 +262,8 @@ describe('authorization matrix (derived from each endpoint access rule)', () => 
         const sample = samples[name](w, caller);
         const path = buildPath(
           endpoint.path,
-          { userId: pathUser.user.id, matchId: w.matchId, id: w.entryId, projectId: w.projectId },
+          // wayId: an identity id nobody in this world holds.
+          { userId: pathUser.user.id, matchId: w.matchId, id: w.entryId, projectId: w.projectId, wayId: 2_000_000_000 },
           sample.query,
         );
         const res = await server.call(endpoint.method, path, {

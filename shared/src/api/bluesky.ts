@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { OkResponseSchema } from '../schemas/auth';
+import { LoginResponseSchema, OkResponseSchema } from '../schemas/auth';
 import {
   BlueskyFinishBodySchema,
   BlueskyLinkBodySchema,
   BlueskyLinkStartSchema,
   BlueskyStatusSchema,
 } from '../schemas/bluesky';
+import { BlueskyExchangeBodySchema, BlueskySignInBodySchema, BlueskySignInStartSchema } from '../schemas/sign-in';
 import { defineEndpoint, RedirectSchema } from './endpoint';
 import { UserIdParams } from './params';
 
@@ -68,6 +69,27 @@ export const blueskyApi = {
     params: UserIdParams,
     body: BlueskyFinishBodySchema,
     response: BlueskyStatusSchema,
+  }),
+  /**
+   * Starts a sign-in with Bluesky (docs/auth.md): answers the URL of the person's server; its
+   * approval comes back through the callback to `/login?bluesky_code=<code>`.
+   */
+  blueskySignInStart: defineEndpoint({
+    method: 'POST',
+    path: '/api/auth/bluesky/start',
+    access: 'public',
+    rateLimit: { name: 'blueskyLinks' },
+    body: BlueskySignInBodySchema,
+    response: BlueskySignInStartSchema,
+  }),
+  /** Trades the one-time code of `/login?bluesky_code=` for a session (the DID's account, made if new). */
+  blueskyExchange: defineEndpoint({
+    method: 'POST',
+    path: '/api/auth/bluesky/exchange',
+    access: 'public',
+    rateLimit: { name: 'codeExchange' },
+    body: BlueskyExchangeBodySchema,
+    response: LoginResponseSchema,
   }),
   /** Revokes the tokens at the person's server and forgets the DID, handle and tokens. */
   blueskyUnlink: defineEndpoint({
