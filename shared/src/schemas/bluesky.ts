@@ -29,7 +29,8 @@ export const BlueskyStatusSchema = z.object({
 export type BlueskyStatus = z.infer<typeof BlueskyStatusSchema>;
 
 /** The screen a link is started on, and which the callback returns to (`/<page>?bluesky_link=`). */
-export const BlueskyReturnPageSchema = z.enum(['profile', 'setup']);
+/** Where the callback sends the browser: the page a link started on, or the login screen for a sign-in. */
+export const BlueskyReturnPageSchema = z.enum(['profile', 'setup', 'login']);
 export type BlueskyReturnPage = z.infer<typeof BlueskyReturnPageSchema>;
 
 export const BlueskyLinkBodySchema = z.strictObject({
@@ -60,6 +61,8 @@ export const BLUESKY_TEXTS = {
   ended: 'Your Bluesky link ended (access was revoked or expired). Link it again to show your handle.',
   linked: 'Bluesky linked',
   otherBrowser: 'This Bluesky link was approved in another browser than the one that started it. Nothing was linked.',
+  signInExpired: 'This Bluesky sign-in has expired or was already used. Please sign in again.',
+  signInFailed: 'Bluesky did not complete the sign-in. Please try again.',
   handleLost:
     "Your Bluesky identity no longer confirms its handle, so matches don't see a badge. Check your handle on Bluesky.",
 } as const;

@@ -1,18 +1,21 @@
 // The Bluesky link's routes (docs/bluesky.md): they parse, call bluesky.service.ts and answer, with
 // the starting browser's cookie and the redirects of the OAuth dance.
 import { api } from '@shared/index';
-import { type Request, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { BLUESKY_CALLBACK_PATH } from '../../core/bluesky/bluesky-config';
+import { toSelfUser } from '../../core/presenters/user.presenter';
 import { readCookie } from '../../http/cookies';
 import { notFound } from '../../http/errors';
 import { mount } from '../../http/route';
 import {
   checkLink,
   claimLink,
+  exchangeSignIn,
   finishCallback,
   NONCE_COOKIE,
   startLink,
+  startSignIn,
   unavailableMessage,
   unlink,
 } from './bluesky.service';
@@ -36,6 +39,17 @@ export function blueskyRoutes(deps: AppDeps): Router {
 
   mount(router, api.blueskyStatus, async ({ params, req }) => checkLink(withEffects(req), req.em, params.userId));
 
+  // The starting browser keeps a nonce the callback checks (a link or sign-in URL sent to someone
+  // else's browser completes nothing).
+  const keepNonce = (res: Response, nonce: string) =>
+    res.cookie(NONCE_COOKIE, nonce, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.config.isProduction,
+      path: BLUESKY_CALLBACK_PATH,
+      maxAge: 600_000,
+    });
+
   mount(router, api.blueskyLink, async ({ params, body, req, res }) => {
     const { url, nonce } = await startLink(
       withEffects(req),
@@ -44,14 +58,23 @@ export function blueskyRoutes(deps: AppDeps): Router {
       req.get('origin'),
       body.returnPage,
     );
-    res.cookie(NONCE_COOKIE, nonce, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: deps.config.isProduction,
-      path: BLUESKY_CALLBACK_PATH,
-      maxAge: 600_000,
-    });
+    keepNonce(res, nonce);
     return { url };
+  });
+
+  // Sign in with Bluesky (docs/auth.md): the same dance, for no account yet; back to /login.
+  mount(router, api.blueskySignInStart, async ({ body, req, res }) => {
+    const { url, nonce } = await startSignIn(withEffects(req), body.handle, req.get('origin'));
+    keepNonce(res, nonce);
+    return { url };
+  });
+
+  mount(router, api.blueskyExchange, async ({ body, req }) => {
+    const { user, created } = await exchangeSignIn(withEffects(req), req.em, body.code);
+    // Created: its portrait is queued from the outbox.
+    if (created) req.effects.relayOutbox();
+    const { token } = await deps.sessions.create(req.em, user.id, req.get('user-agent'));
+    return { token, user: toSelfUser(user) };
   });
 
   // The person's Bluesky server sends the browser back here (?code&state&iss, or ?error).
@@ -64,6 +87,7 @@ export function blueskyRoutes(deps: AppDeps): Router {
     const outcome = await finishCallback(withEffects(req), params, nonce);
     const back = `${outcome.returnTo}/${outcome.page}`;
     if (outcome.kind === 'failed') return { location: `${back}?bluesky_error=${outcome.reason}` };
+    if (outcome.page === 'login') return { location: `${back}?bluesky_code=${outcome.code}` };
     return { location: `${back}?bluesky_link=${outcome.code}` };
   });
 

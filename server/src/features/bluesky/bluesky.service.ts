@@ -11,14 +11,24 @@ import {
   TokenRefreshError,
   TokenRevokedError,
 } from '@atproto/oauth-client-node';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BLUESKY_TEXTS, type BlueskyReturnPage, BlueskyReturnPageSchema, type BlueskyStatus } from '@shared/index';
+import {
+  BLUESKY_TEXTS,
+  type BlueskyReturnPage,
+  BlueskyReturnPageSchema,
+  type BlueskyStatus,
+  LIMITS,
+} from '@shared/index';
 import type { AppDeps } from '../../app-deps';
 import { encryptSession, forgetLink } from '../../core/bluesky/bluesky-client';
-import { identityOf, type User, UserSchema } from '../../core/db/entities';
+import { decryptSecret, encryptSecret, secretOwner } from '../../core/crypto/secret-box';
+import { identityOf, type User, UserIdentitySchema, UserSchema } from '../../core/db/entities';
 import { sql } from '../../core/db/sql';
+import { stageJob } from '../../core/jobs/outbox';
 import type { Effects } from '../../core/realtime/effects';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
+import { createUser, freeUsername } from '../users/user.service';
 
 /** What the Bluesky flows use; `effects` is the request's unit of work (core/realtime/effects.ts). */
 type BlueskyDeps = Pick<AppDeps, 'config' | 'bluesky' | 'redis' | 'logger'> & { effects: Effects };
@@ -28,7 +38,8 @@ const pendingKey = (code: string) => `bluesky:pending:${code}`;
 
 /** What the authorization carries through Bluesky and back. */
 interface AppState {
-  userId: number;
+  /** The account linking; null for a sign-in (the DID then names the account). */
+  userId: number | null;
   /** The origin to return to (development: localhost or 127.0.0.1); '' for this origin. */
   returnTo: string;
   /** The screen the link was started on, which the callback returns to. */
@@ -55,6 +66,15 @@ interface PendingLink {
   handle: string;
   stored: ReturnType<typeof encryptSession>;
 }
+
+/** An approved sign-in waiting for its browser's exchange; the session is encrypted for its code. */
+interface PendingSignIn {
+  did: string;
+  handle: string;
+  session: string;
+}
+const signInKey = (code: string) => `bluesky:sign-in:${code}`;
+const pendingOwner = (code: string) => secretOwner(`bluesky:sign-in:${code}`);
 
 const HANDLE_INVALID = 'handle.invalid';
 
@@ -174,6 +194,25 @@ export async function startLink(
   origin: string | undefined,
   page: BlueskyReturnPage = 'profile',
 ): Promise<{ url: string; nonce: string }> {
+  return authorize(deps, userId, handle, origin, page === 'login' ? 'profile' : page);
+}
+
+/** Starts a sign-in with Bluesky (docs/auth.md): as a link, for no account yet; back to /login. */
+export async function startSignIn(
+  deps: BlueskyDeps,
+  handle: string,
+  origin: string | undefined,
+): Promise<{ url: string; nonce: string }> {
+  return authorize(deps, null, handle, origin, 'login');
+}
+
+async function authorize(
+  deps: BlueskyDeps,
+  userId: number | null,
+  handle: string,
+  origin: string | undefined,
+  page: BlueskyReturnPage,
+): Promise<{ url: string; nonce: string }> {
   const client = deps.bluesky;
   if (!client) throw new HttpError(503, 'bluesky_unavailable', unavailableMessage(deps) ?? BLUESKY_TEXTS.failed);
   try {
@@ -255,6 +294,16 @@ export async function finishCallback(
   if (!identity || identity.handle === HANDLE_INVALID) return fail('not_claimed');
   if (did.length > 255 || identity.handle.length > 253) return fail('failed');
   const code = randomBytes(32).toString('base64url');
+  if (state.userId === null) {
+    // A sign-in: the account is known only at the exchange, so the session waits encrypted for this code.
+    const signIn: PendingSignIn = {
+      did,
+      handle: identity.handle,
+      session: encryptSecret(JSON.stringify(session), deps.config.tokenKey, pendingOwner(code)),
+    };
+    await deps.redis.set(signInKey(code), JSON.stringify(signIn), 'EX', PENDING_TTL_SECONDS);
+    return { kind: 'pending', returnTo: state.returnTo, page: 'login', code };
+  }
   const pending: PendingLink = {
     userId: state.userId,
     did,
@@ -288,7 +337,20 @@ export async function claimLink(
   );
   if (taken) throw conflict(BLUESKY_TEXTS.inUse);
   await revokeBluesky(deps, em, userId);
-  const { stored } = pending;
+  await saveIdentity(em, userId, pending.did, pending.handle, pending.stored);
+  const user = await load(em, userId);
+  announce(deps, user);
+  return statusOf(deps, user);
+}
+
+/** Stores the person's Bluesky identity and session; one per person, a new DID replaces the old one. */
+async function saveIdentity(
+  em: EntityManager,
+  userId: number,
+  did: string,
+  handle: string,
+  stored: ReturnType<typeof encryptSession>,
+): Promise<void> {
   try {
     // One Bluesky identity per person: a new DID replaces the old one in place.
     await sql(
@@ -304,8 +366,8 @@ export async function claimLink(
              updated_at = excluded.updated_at`,
       [
         userId,
-        pending.did,
-        pending.handle,
+        did,
+        handle,
         stored.accessToken,
         stored.refreshToken,
         stored.session,
@@ -319,9 +381,78 @@ export async function claimLink(
     }
     throw error;
   }
-  const user = await load(em, userId);
-  announce(deps, user);
-  return statusOf(deps, user);
+}
+
+/**
+ * Trades a sign-in's one-time code for its account: the one holding this DID, or a new one made
+ * with it (two sign-ins of one new DID at once make one account: the loser meets the unique index
+ * and opens the winner's). The new grant replaces the account's previous one.
+ */
+export async function exchangeSignIn(
+  deps: BlueskyDeps,
+  em: EntityManager,
+  code: string,
+): Promise<{ user: User; created: boolean }> {
+  const raw = await deps.redis.getdel(signInKey(code));
+  if (!raw) throw new HttpError(400, 'bluesky_sign_in_expired', BLUESKY_TEXTS.signInExpired);
+  const pending = JSON.parse(raw) as PendingSignIn;
+  let session: Parameters<typeof encryptSession>[0];
+  try {
+    session = JSON.parse(decryptSecret(pending.session, deps.config.tokenKey, pendingOwner(code)));
+  } catch {
+    throw new HttpError(400, 'bluesky_sign_in_expired', BLUESKY_TEXTS.signInExpired);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const [holder] = await sql<{ user_id: number }>(
+      em,
+      `select user_id from user_identities where provider = 'bluesky' and subject = ?`,
+      [pending.did],
+    );
+    if (holder) {
+      await revokeBluesky(deps, em, holder.user_id);
+      await saveIdentity(
+        em,
+        holder.user_id,
+        pending.did,
+        pending.handle,
+        encryptSession(session, deps.config.tokenKey, holder.user_id),
+      );
+      const user = await load(em, holder.user_id);
+      announce(deps, user);
+      return { user, created: false };
+    }
+    try {
+      const made = await em.fork().transactional(async (tx) => {
+        const user = await createUser(tx, {
+          username: await freeUsername(tx, `bsky_${pending.handle.split('.')[0] ?? 'person'}`),
+          displayName: displayNameOf(pending.handle),
+          signUpMethod: 'bluesky',
+        });
+        const stored = encryptSession(session, deps.config.tokenKey, user.id);
+        tx.create(UserIdentitySchema, {
+          user,
+          provider: 'bluesky',
+          subject: pending.did,
+          handle: pending.handle,
+          accessToken: stored.accessToken,
+          refreshToken: stored.refreshToken,
+          session: stored.session,
+          expiresAt: stored.expiresAt,
+        });
+        await stageJob(tx, 'avatarGenerate', { userId: user.id });
+        return user;
+      });
+      return { user: await load(em, made.id), created: true };
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException) || attempt >= 3) throw error;
+    }
+  }
+}
+
+/** "alice" for alice.bsky.social: the first label, as a starting display name the person can change. */
+function displayNameOf(handle: string): string {
+  const first = handle.split('.')[0] ?? '';
+  return (first.charAt(0).toUpperCase() + first.slice(1)).slice(0, LIMITS.displayNameMaxLength) || 'New member';
 }
 
 /** Revokes the tokens at the person's server and forgets the link either way. */

@@ -2,7 +2,6 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  LIMITS,
   type LoginResponse,
   SPOTIFY_CONNECT_TEXTS,
   SPOTIFY_SIGN_IN_TEXTS,
@@ -33,7 +32,7 @@ import {
   storeTokens,
 } from '../../core/spotify/spotify-tokens';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
-import { createUser, findByUsername } from '../users/user.service';
+import { createUser, freeUsername } from '../users/user.service';
 
 // The short-lived secrets of the OAuth dance live in Redis under a hash of their value, each
 // used once: the `state` record (10 min), the connect ticket (5 min), the finished connect waiting
@@ -172,17 +171,6 @@ export async function takePendingConnect(redis: Redis, code: string): Promise<Pe
   }
 }
 
-/** A login name for a new Spotify user, within the dev-login rules: spotify_<id>, made unique. */
-async function freeUsername(em: EntityManager, spotifyId: string): Promise<string> {
-  const base = `spotify_${spotifyId.replace(/[^A-Za-z0-9_.-]/g, '_')}`.slice(0, LIMITS.usernameMaxLength - 5);
-  // Usernames are unique ignoring case (a dev login may already hold "Spotify_abc").
-  if (!(await findByUsername(em, base))) return base;
-  for (;;) {
-    const candidate = `${base}_${randomBytes(2).toString('hex')}`;
-    if (!(await findByUsername(em, candidate))) return candidate;
-  }
-}
-
 /**
  * The account linked to this Spotify user, created on first sign-in together with its Spotify
  * identity (one transaction): safe when two sign-ins race, the loser finds the winner's account.
@@ -201,7 +189,7 @@ export async function findOrCreateSpotifyUser(
     try {
       const created = await em.fork().transactional(async (tx) => {
         const user = await createUser(tx, {
-          username: await freeUsername(tx, profile.id),
+          username: await freeUsername(tx, `spotify_${profile.id}`),
           displayName,
           signUpMethod: 'spotify',
         });

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { INTENT_INFO, INTENTS, type Intent, type UpdateUserBody } from '@shared/index';
+import { INTENT_INFO, INTENTS, type Intent, LIMITS, type UpdateUserBody } from '@shared/index';
 import { currentIntentOf as intentOf } from '../../core/access';
 import { type SignUpMethod, type User, UserProfileSchema, UserSchema } from '../../core/db/entities';
 import { publicUserRowOf } from '../../core/matches/decide';
@@ -52,6 +53,20 @@ export async function createUser(em: EntityManager, input: NewUser): Promise<Use
  */
 export function findByUsername(em: EntityManager, username: string): Promise<User | null> {
   return em.findOne(UserSchema, { [raw('lower(username)')]: username.toLowerCase() });
+}
+
+/**
+ * A free login name from `base` (a provider's id or handle), within the dev-login rules (letters,
+ * digits, `_.-`): the base itself, or with a random suffix when it is taken (unique ignoring case).
+ * A name taken between this check and the insert is a unique clash the caller retries.
+ */
+export async function freeUsername(em: EntityManager, base: string): Promise<string> {
+  const clean = base.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, LIMITS.usernameMaxLength - 5) || 'member';
+  if (!(await findByUsername(em, clean))) return clean;
+  for (;;) {
+    const candidate = `${clean}_${randomBytes(2).toString('hex')}`;
+    if (!(await findByUsername(em, candidate))) return candidate;
+  }
 }
 
 /** The intent the person is in now (404 when there is no such person). */
