@@ -73,6 +73,14 @@ export function createRealtime(
       socket.data.sessionEndsAt = time.now() + deps.sessions.msUntilExpiry(session);
       // At most SOCKETS_PER_PERSON per person: a new one closes their oldest (socket-limits.ts).
       await cap.admit(socket);
+      // In its rooms before the last look at the login: a logout that lands between the token
+      // check above and the join would otherwise disconnect rooms this socket was not in yet.
+      const own = [rooms.user(session.userId), rooms.session(session.id)];
+      void socket.join(own);
+      if (!(await deps.sessions.isLive(deps.orm.em.fork(), session.id))) {
+        for (const room of own) void socket.leave(room);
+        return next(new Error('unauthorized'));
+      }
       next();
     } catch (error) {
       deps.logger.error('socket authentication failed', error);
@@ -84,10 +92,6 @@ export function createRealtime(
     // Each event's handlers run in a scope of their own, with the event's name and an id; first, so
     // the allowance check below and everything after it are in it.
     socket.use((packet, next) => inSocketScope(socket, { event: String(packet[0]), eventId: randomUUID() }, next));
-    void socket.join([rooms.user(socket.data.userId), rooms.session(socket.data.sessionId)]);
-    // A logout that landed between the token check and the join above disconnected the rooms
-    // before this socket was in them: look once more now that later ones will reach it.
-    void endIfLoggedOut(socket);
     socket.on('disconnect', () => cap.release(socket));
     void cap.confirm(socket);
     // Every event below counts against the person's allowance first.
@@ -101,17 +105,6 @@ export function createRealtime(
     // Fresh badges for the new tab (to every tab of the user: they are the same numbers).
     deps.badges.push(socket.data.userId);
   });
-
-  async function endIfLoggedOut(socket: IoSocket) {
-    try {
-      if (await deps.sessions.isLive(deps.orm.em.fork(), socket.data.sessionId)) return;
-    } catch {
-      return; // the database did not answer: the login's end check still comes (endAtLoginEnd)
-    }
-    if (!socket.connected) return;
-    socket.emit('session:ended', 'logout');
-    socket.disconnect(true);
-  }
 
   /**
    * Disconnects the socket when its login ends (expiry or maximum lifetime), as logout does; checked
