@@ -1,7 +1,7 @@
 import { LISTENING_QUIZ, type QuizAnswers, quizCompletion } from '@shared/quiz';
 import type { SelfUser } from '@shared/schemas/user';
 import { Headphones } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
@@ -20,13 +20,26 @@ export function QuizCard({ user }: { user: SelfUser }) {
   const answers = pending ?? user.quizAnswers;
   const completion = quizCompletion(answers);
 
-  const answer = (questionId: string, optionId: string) => {
-    const next = { ...answers, [questionId]: optionId };
-    setPending(next);
+  // One save at a time, each the whole set: two in flight could commit out of order on the server
+  // and the older set would win. Answers chosen meanwhile go out together once the save ends.
+  const saving = useRef(false);
+  const queued = useRef<QuizAnswers | null>(null);
+  const save = (next: QuizAnswers) => {
+    if (saving.current) {
+      queued.current = next;
+      return;
+    }
+    saving.current = true;
     update.mutate(
       { quizAnswers: next },
       {
-        onSettled: () => setPending((current) => (current === next ? null : current)),
+        onSettled: () => {
+          saving.current = false;
+          const later = queued.current;
+          queued.current = null;
+          if (later) save(later);
+          else setPending((current) => (current === next ? null : current));
+        },
         onError: (error) =>
           toast({
             variant: 'destructive',
@@ -35,6 +48,12 @@ export function QuizCard({ user }: { user: SelfUser }) {
           }),
       },
     );
+  };
+
+  const answer = (questionId: string, optionId: string) => {
+    const next = { ...answers, [questionId]: optionId };
+    setPending(next);
+    save(next);
   };
 
   return (
