@@ -1,3 +1,4 @@
+import { api } from '@shared/api';
 import { isSelfUser } from '@shared/schemas/user';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
@@ -6,7 +7,9 @@ import { useNavigate } from 'react-router-dom';
 import { useLogout } from '@/features/auth/use-logout';
 import { BlueskyLinkCard } from '@/features/bluesky/bluesky-link-card';
 import { ProfileScreen } from '@/features/profile/profile-screen';
+import { SignInWaysCard } from '@/features/sign-in-ways';
 import { SpotifyConnectionCard } from '@/features/spotify/spotify-connection-card';
+import { endpointQuery } from '@/lib/api-client';
 import { sessionAtom } from '@/lib/session';
 import { userQuery, useSaveIntent } from '@/lib/user-queries';
 
@@ -23,6 +26,8 @@ export default function ProfileRoute() {
   const { intent, save, isSaving } = useSaveIntent();
   const { logout, isPending } = useLogout();
   const navigate = useNavigate();
+  // Which ways in this server can add (the login screen reads the same answer).
+  const methods = useQuery({ ...endpointQuery(api.signInMethods, {}), staleTime: 5 * 60_000 }).data;
   return (
     <ProfileScreen
       user={user}
@@ -36,6 +41,9 @@ export default function ProfileRoute() {
     >
       {user ? <SpotifyConnectionCard userId={user.id} /> : null}
       {user ? <BlueskyLinkCard userId={user.id} /> : null}
+      {user ? (
+        <SignInWaysCard userId={user.id} passkeys={Boolean(methods?.passkey)} email={Boolean(methods?.email)} />
+      ) : null}
       {user ? (
         <Suspense fallback={null}>
           <PodcastLibrarySection userId={user.id} />

@@ -14,7 +14,7 @@ describe('Login screen', () => {
   });
 
   it('shows the title, the provider button, the storage reset and the dev section', async () => {
-    mockFetch((url) => jsonResponse(url === '/api/auth/methods' ? { spotify: true, devLogin: true } : {}));
+    mockFetch((url) => jsonResponse(url === '/api/auth/methods' ? { passkey: false, email: false, bluesky: false, spotify: true, devLogin: true } : {}));
     renderApp('/login');
     await screen.findByRole('heading', { name: 'PodMatch', level: 1 });
     await screen.findByRole('button', { name: 'Continue with Spotify' });
@@ -26,7 +26,7 @@ describe('Login screen', () => {
   });
 
   it('offers no Spotify button on a server without Spotify credentials, and no dev section outside development', async () => {
-    mockFetch((url) => jsonResponse(url === '/api/auth/methods' ? { spotify: false, devLogin: false } : {}));
+    mockFetch((url) => jsonResponse(url === '/api/auth/methods' ? { passkey: false, email: false, bluesky: false, spotify: false, devLogin: false } : {}));
     renderApp('/login');
     await screen.findByRole('heading', { name: 'PodMatch', level: 1 });
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Login as Developer' })).toBeNull());
@@ -160,5 +160,79 @@ describe('Login screen', () => {
     await screen.findByText('Logged out');
     expect(localStorage.length).toBe(0);
     expect(sessionStorage.length).toBe(0);
+  });
+});
+
+describe('Login screen: ways in', () => {
+  const ALL = { passkey: true, email: true, bluesky: true, spotify: false, devLogin: false };
+
+  it('shows each way in this server offers, and the passkey recovery help', async () => {
+    mockFetch((url) => jsonResponse(url === '/api/auth/methods' ? ALL : {}));
+    renderApp('/login');
+    await screen.findByRole('button', { name: 'Sign in with a passkey' });
+    screen.getByRole('button', { name: 'New here? Create an account with a passkey' });
+    screen.getByRole('button', { name: 'Email me a sign-in code' });
+    screen.getByRole('button', { name: 'Continue with Bluesky' });
+    expect(screen.queryByRole('button', { name: 'Continue with Spotify' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Login as Developer' })).toBeNull();
+    fireEvent.click(screen.getByText('Lost your passkey?'));
+    screen.getByText(/enter it above: we send you a code/);
+  });
+
+  it('email: the address, then the code, then the app; a wrong code is a sentence under the field', async () => {
+    const user = makeSelfUser({ id: 44, displayName: 'Mo', username: 'mo' });
+    let tries = 0;
+    const fetchMock = mockFetch((url, init) => {
+      if (url === '/api/auth/methods') return jsonResponse({ ...ALL, passkey: false });
+      if (url === '/api/auth/email/code') return jsonResponse({ ok: true, expiresInMinutes: 10 });
+      if (url === '/api/auth/email/verify' && init.method === 'POST') {
+        tries++;
+        if (tries === 1) {
+          return jsonResponse({ error: 'bad_request', message: 'That code is not right. 4 tries left.' }, { status: 400 });
+        }
+        return jsonResponse({ token: 'tok-44', user });
+      }
+      if (url === '/api/users/44') return jsonResponse(user);
+      return jsonResponse({ error: 'not_found', message: 'nope' }, { status: 404 });
+    });
+    const { router } = renderApp('/login');
+    fireEvent.change(await screen.findByLabelText('Email'), { target: { value: ' Mo@Example.com ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Email me a sign-in code' }));
+    const codeField = await screen.findByLabelText(/Enter the 6-digit code we sent to/);
+    expect(fetchMock.mock.calls.find(([url]) => url === '/api/auth/email/code')?.[1]?.body).toBe(
+      '{"email":"Mo@Example.com"}',
+    );
+    // Too short: said here, nothing sent.
+    fireEvent.change(codeField, { target: { value: '12a3' } });
+    expect((codeField as HTMLInputElement).value).toBe('123');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByText('Enter the 6-digit code from the email.');
+    fireEvent.change(codeField, { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByText('That code is not right. 4 tries left.');
+    fireEvent.change(codeField, { target: { value: '654321' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('tok-44');
+  });
+
+  it('a Bluesky sign-in that came back with an error says so and leaves the URL clean', async () => {
+    mockFetch((url) => jsonResponse(url === '/api/auth/methods' ? ALL : {}));
+    const { router } = renderApp('/login?bluesky_error=other_browser');
+    await screen.findByText('Bluesky sign-in failed');
+    screen.getByText(/came back in another browser/);
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('a Bluesky code is traded for a session once', async () => {
+    const user = makeSelfUser({ id: 45, displayName: 'Sky', username: 'sky' });
+    const fetchMock = mockFetch((url) => {
+      if (url === '/api/auth/methods') return jsonResponse(ALL);
+      if (url === '/api/auth/bluesky/exchange') return jsonResponse({ token: 'tok-45', user });
+      return jsonResponse(user);
+    });
+    const { router } = renderApp('/login?bluesky_code=abc');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/auth/bluesky/exchange')).toHaveLength(1);
   });
 });

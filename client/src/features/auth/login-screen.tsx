@@ -1,11 +1,15 @@
 import { APP_NAME, APP_TAGLINE } from '@shared/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Headphones } from 'lucide-react';
+import { useCallback, useState } from 'react';
+import { BlueskySignIn } from './bluesky-sign-in';
 import { ClearStorageButton } from './clear-storage-button';
 import { DevLoginForm } from './dev-login-form';
+import { EmailSignIn } from './email-sign-in';
+import { PasskeyButtons, usePasskeyAutofill } from './passkey-sign-in';
 import { SpotifyLoginButton } from './spotify-login-button';
 import { useLoginErrorToast } from './use-login-error-toast';
-import { useSpotifyCodeExchange } from './use-spotify-code-exchange';
+import { useBlueskyCodeExchange, useSpotifyCodeExchange } from './use-spotify-code-exchange';
 
 // The development section shows unless a build turns it off; the server refuses dev login in production.
 const DEV_LOGIN_ENABLED = import.meta.env.VITE_DEV_LOGIN !== 'false';
@@ -17,14 +21,48 @@ function useSignInMethods() {
     queryKey: ['/api/auth/methods'] as const,
     queryFn: async () => (await import('./auth-requests')).requestSignInMethods(),
     staleTime: 5 * 60_000,
-  }).data;
+  });
+}
+
+function Divider() {
+  return (
+    <div className="flex items-center gap-3 text-xs text-zinc-500" aria-hidden="true">
+      <span className="h-px flex-1 bg-white/10" />
+      or
+      <span className="h-px flex-1 bg-white/10" />
+    </div>
+  );
+}
+
+/** What someone who lost their passkey can do, said plainly (docs/auth.md, "Recovery"). */
+function LostPasskeyHelp({ email, bluesky, spotify }: { email: boolean; bluesky: boolean; spotify: boolean }) {
+  const others = [bluesky ? 'Bluesky' : null, spotify ? 'Spotify' : null].filter(Boolean).join(' or ');
+  return (
+    <details className="rounded-2xl border border-white/10 bg-white/[0.02] px-4 py-3 text-sm text-zinc-300">
+      <summary className="cursor-pointer font-medium text-zinc-200">Lost your passkey?</summary>
+      <div className="mt-2 grid gap-2 text-xs leading-relaxed text-zinc-400">
+        {email ? <p>If your account has an email address, enter it above: we send you a code and you are in.</p> : null}
+        {others ? <p>If you linked {others} to your account, continue with it.</p> : null}
+        <p>
+          If your only way in was that passkey, a passkey synced by your password manager (iCloud Keychain, Google
+          Password Manager, 1Password...) also works on your other devices. Without any of these we cannot tell that the
+          account is yours, so it cannot be recovered; you can start a new one.
+        </p>
+      </div>
+    </details>
+  );
 }
 
 export function LoginScreen() {
   useLoginErrorToast();
   useSpotifyCodeExchange();
-  // Only what works here: no Spotify button on a server without Spotify credentials.
-  const methods = useSignInMethods();
+  useBlueskyCodeExchange();
+  // Only what works here: each way in shows once the server says it offers it.
+  const { data: methods, isError } = useSignInMethods();
+  const [passkeyProblem, setPasskeyProblem] = useState<string | null>(null);
+  const reportAutofill = useCallback((message: string) => setPasskeyProblem(message), []);
+  const autofill = usePasskeyAutofill(Boolean(methods?.passkey), reportAutofill);
+
   return (
     <main className="relative flex min-h-dvh flex-col items-center justify-center overflow-hidden px-6 py-12">
       <div
@@ -40,10 +78,30 @@ export function LoginScreen() {
           <p className="mt-2 text-sm text-zinc-400">{APP_TAGLINE}</p>
         </header>
 
-        <div className="mt-10 grid gap-3">
+        <section aria-label="Sign in or create an account" className="mt-10 grid gap-4" data-testid="sign-in-methods">
+          {isError ? (
+            <p role="status" className="text-center text-sm text-red-300">
+              We could not reach the server. Check your connection and reload the page.
+            </p>
+          ) : null}
+          {methods?.passkey ? (
+            <>
+              <PasskeyButtons onProblem={setPasskeyProblem} />
+              <p role="alert" data-testid="passkey-problem" className="text-center text-xs text-red-300 empty:hidden">
+                {passkeyProblem}
+              </p>
+            </>
+          ) : null}
+          {methods?.passkey && methods.email ? <Divider /> : null}
+          {methods?.email ? <EmailSignIn passkeyAutofill={autofill} /> : null}
+          {methods && (methods.bluesky || methods.spotify) && (methods.passkey || methods.email) ? <Divider /> : null}
+          {methods?.bluesky ? <BlueskySignIn /> : null}
           {methods?.spotify ? <SpotifyLoginButton /> : null}
+          {methods?.passkey ? (
+            <LostPasskeyHelp email={methods.email} bluesky={methods.bluesky} spotify={methods.spotify} />
+          ) : null}
           <ClearStorageButton />
-        </div>
+        </section>
 
         {DEV_LOGIN_ENABLED && methods?.devLogin !== false ? (
           <div className="mt-8">

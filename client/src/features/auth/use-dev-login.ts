@@ -1,11 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useSetAtom } from 'jotai';
-import { useNavigate } from 'react-router-dom';
-import { authCheckAtom } from '@/lib/auth-check';
+import { useMutation } from '@tanstack/react-query';
 import { ApiError, InvalidResponseError } from '@/lib/http';
-import { savedIntentAtom } from '@/lib/intent';
-import { startSession } from '@/lib/session';
 import { type ToastInput, toast } from '@/lib/toast';
+import { useCompleteSignIn } from './use-complete-sign-in';
 
 const LOGIN_FAILED = 'Unable to login. Please try again.';
 
@@ -35,24 +31,12 @@ export function loginRejection(error: unknown): string | undefined {
   return error.serverMessage;
 }
 
-/**
- * POST /api/auth/dev-login. On success the session goes to both storages, the user into the
- * query cache (so the route guards need no second round trip) and the app opens the feed.
- */
+/** POST /api/auth/dev-login, then the app like every way in (use-complete-sign-in.ts). */
 export function useDevLogin() {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const setCheck = useSetAtom(authCheckAtom);
-  const setSavedIntent = useSetAtom(savedIntentAtom);
+  const complete = useCompleteSignIn();
   return useMutation({
     mutationFn: async (username: string) => (await preloadAuthRequests()).requestDevLogin(username),
-    onSuccess: ({ token, user, userQueryKey }) => {
-      queryClient.setQueryData(userQueryKey, user);
-      setCheck({ userId: user.id, state: 'valid' });
-      setSavedIntent(user.intent);
-      startSession({ token, userId: user.id });
-      navigate('/', { replace: true });
-    },
+    onSuccess: complete,
     onError: (error) => {
       toast(loginFailureToast(error));
     },

@@ -1,0 +1,171 @@
+import { EMAIL_CODE_LENGTH } from '@shared/schemas/sign-in';
+import { Mail } from 'lucide-react';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { ApiError } from '@/lib/http';
+import { toast } from '@/lib/toast';
+import { useCompleteSignIn } from './use-complete-sign-in';
+import { preloadAuthRequests } from './use-dev-login';
+
+/** The server's sentence for a refused address or code, or a plain one when it sent none. */
+function problemOf(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) {
+    if (error.serverMessage) return error.serverMessage;
+    if (error.status >= 500) return 'Something went wrong on our side. Please try again in a moment.';
+  }
+  if (error instanceof TypeError) return 'You seem to be offline. Check your connection and try again.';
+  return fallback;
+}
+
+/**
+ * Email sign-in: an address, then the 6-digit code sent to it. A new address gets an account after
+ * its code. With passkeys on, the address field also offers this site's passkeys (autofill).
+ */
+export function EmailSignIn({ passkeyAutofill }: { passkeyAutofill: boolean }) {
+  const id = useId();
+  const complete = useCompleteSignIn();
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState<'send' | 'verify' | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
+
+  const send = async (address: string) => {
+    if (!address.trim()) {
+      setProblem('Enter your email address.');
+      return;
+    }
+    setBusy('send');
+    setProblem(null);
+    try {
+      const sent = await (await preloadAuthRequests()).requestEmailCode(address.trim());
+      setSentTo(address.trim());
+      setCode('');
+      toast({
+        title: 'Code sent',
+        description: `Check your inbox. The code works for ${sent.expiresInMinutes} minutes.`,
+      });
+      requestAnimationFrame(() => codeInput.current?.focus());
+    } catch (error) {
+      setProblem(problemOf(error, 'We could not send a code. Please try again.'));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const verify = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!sentTo) return;
+    if (!new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`).test(code.trim())) {
+      setProblem(`Enter the ${EMAIL_CODE_LENGTH}-digit code from the email.`);
+      return;
+    }
+    setBusy('verify');
+    setProblem(null);
+    try {
+      complete(await (await preloadAuthRequests()).requestEmailSignIn(sentTo, code.trim()));
+    } catch (error) {
+      setProblem(problemOf(error, 'That code did not work. Please try again.'));
+      setBusy(null);
+    }
+  };
+
+  const problemId = `${id}-problem`;
+  const problemLine = (
+    <p id={problemId} role="alert" data-testid="email-sign-in-problem" className="min-h-0 text-xs text-red-300">
+      {problem}
+    </p>
+  );
+
+  if (sentTo) {
+    return (
+      <form className="grid gap-2" onSubmit={verify} noValidate>
+        <label id={`${id}-code-label`} htmlFor={`${id}-code`} className="text-sm text-zinc-300">
+          Enter the {EMAIL_CODE_LENGTH}-digit code we sent to <span className="font-semibold text-white">{sentTo}</span>
+        </label>
+        <Input
+          ref={codeInput}
+          id={`${id}-code`}
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="\d*"
+          maxLength={EMAIL_CODE_LENGTH}
+          placeholder="123456"
+          className="text-center text-lg tracking-[0.5em]"
+          value={code}
+          onChange={(event) => {
+            setCode(event.target.value.replace(/\D/g, '').slice(0, EMAIL_CODE_LENGTH));
+            setProblem(null);
+          }}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? problemId : undefined}
+        />
+        {problemLine}
+        <Button type="submit" size="lg" className="w-full" disabled={busy !== null}>
+          {busy === 'verify' ? <Spinner /> : null}
+          Continue
+        </Button>
+        <div className="flex flex-wrap justify-between gap-x-4 text-sm">
+          <Button variant="ghost" size="sm" disabled={busy !== null} onClick={() => void send(sentTo)}>
+            {busy === 'send' ? <Spinner /> : null}
+            Send a new code
+          </Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={busy !== null}
+            onClick={() => {
+              setSentTo(null);
+              setProblem(null);
+            }}
+          >
+            Use another email
+          </Button>
+        </div>
+      </form>
+    );
+  }
+
+  return (
+    <form
+      className="grid gap-2"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send(email);
+      }}
+    >
+      <label htmlFor={`${id}-email`} className="text-sm text-zinc-300">
+        Email
+      </label>
+      <Input
+        id={`${id}-email`}
+        name="email"
+        type="email"
+        inputMode="email"
+        // "webauthn": the browser offers this site's passkeys here too (conditional mediation).
+        autoComplete={passkeyAutofill ? 'username webauthn' : 'email'}
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder="you@example.com"
+        value={email}
+        onChange={(event) => {
+          setEmail(event.target.value);
+          setProblem(null);
+        }}
+        onFocus={() => void preloadAuthRequests()}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? problemId : undefined}
+      />
+      {problemLine}
+      <Button type="submit" variant="outline" size="lg" className="w-full" disabled={busy !== null}>
+        {busy === 'send' ? <Spinner /> : <Mail aria-hidden="true" className="size-5" />}
+        Email me a sign-in code
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,84 @@
+import { KeyRound, UserPlus } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { ApiError } from '@/lib/http';
+import { useCompleteSignIn } from './use-complete-sign-in';
+import { preloadAuthRequests } from './use-dev-login';
+
+/** A sentence for a passkey ceremony that did not finish: cancelled, refused by the server, or unsupported. */
+export function passkeyProblem(error: unknown): string | null {
+  const name = (error as { name?: string } | null)?.name;
+  // The person closed the browser's dialog, or it timed out: nothing to scold.
+  if (name === 'NotAllowedError' || name === 'AbortError') return 'The passkey request was cancelled or timed out.';
+  if (name === 'InvalidStateError') return 'This device already holds a passkey for this account.';
+  if (name === 'NotSupportedError' || name === 'SecurityError') {
+    return 'This browser cannot use passkeys here. Use an email code instead.';
+  }
+  if (error instanceof ApiError) return error.serverMessage ?? 'The passkey did not work. Please try again.';
+  if (error instanceof TypeError) return 'You seem to be offline. Check your connection and try again.';
+  return 'The passkey did not work. Please try again.';
+}
+
+/**
+ * Waits for a passkey picked from the email field's autofill (conditional mediation) while the
+ * screen is open; answers whether the browser offers it, so the field can ask for it.
+ */
+export function usePasskeyAutofill(enabled: boolean, onProblem: (message: string) => void): boolean {
+  const complete = useCompleteSignIn();
+  const [supported, setSupported] = useState(false);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    void (async () => {
+      const requests = await preloadAuthRequests();
+      if (!(await requests.passkeyAutofillSupported()) || !live) return;
+      setSupported(true);
+      try {
+        const signedIn = await requests.requestPasskeySignIn({ autofill: true });
+        if (live) complete(signedIn);
+      } catch (error) {
+        // Aborted by a button's ceremony or by leaving the screen: nothing to say.
+        const name = (error as { name?: string } | null)?.name;
+        if (live && name !== 'AbortError' && name !== 'NotAllowedError') {
+          onProblem(passkeyProblem(error) ?? '');
+        }
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [enabled, complete, onProblem]);
+  return supported;
+}
+
+/** "Sign in with a passkey" and "Create an account with a passkey". */
+export function PasskeyButtons({ onProblem }: { onProblem: (message: string | null) => void }) {
+  const complete = useCompleteSignIn();
+  const [busy, setBusy] = useState<'signIn' | 'signUp' | null>(null);
+
+  const run = async (kind: 'signIn' | 'signUp') => {
+    setBusy(kind);
+    onProblem(null);
+    try {
+      const requests = await preloadAuthRequests();
+      complete(kind === 'signIn' ? await requests.requestPasskeySignIn() : await requests.requestPasskeySignUp());
+    } catch (error) {
+      onProblem(passkeyProblem(error));
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="grid gap-2">
+      <Button size="lg" className="w-full" disabled={busy !== null} onClick={() => void run('signIn')}>
+        {busy === 'signIn' ? <Spinner className="size-5" /> : <KeyRound aria-hidden="true" className="size-5" />}
+        Sign in with a passkey
+      </Button>
+      <Button variant="ghost" className="w-full" disabled={busy !== null} onClick={() => void run('signUp')}>
+        {busy === 'signUp' ? <Spinner /> : <UserPlus aria-hidden="true" className="size-4" />}
+        New here? Create an account with a passkey
+      </Button>
+    </div>
+  );
+}
