@@ -14,6 +14,7 @@ import {
   defaultPasskeyName,
   PASSKEY_TEXTS,
   passkeysOf,
+  passkeysOn,
   registrationOptions,
   relyingParty,
   signUpOptions,
@@ -37,7 +38,7 @@ export function passkeysRoutes(deps: AppDeps): Router {
 
   // A new account with this passkey, then a session like any sign-in's.
   mount(router, api.passkeySignUpVerify, async ({ body, req, res }) => {
-    relyingParty(config, req);
+    passkeysOn(config);
     const record = await takeChallenge(redis, req, res, 'signUp');
     const passkey = await verifyNewPasskey(logger, record, body.response);
     const user = await createPasskeyAccount(req.em, passkey, defaultPasskeyName(req.get('user-agent'), []));
@@ -56,7 +57,7 @@ export function passkeysRoutes(deps: AppDeps): Router {
   });
 
   mount(router, api.passkeySignInVerify, async ({ body, req, res }) => {
-    relyingParty(config, req);
+    passkeysOn(config);
     const record = await takeChallenge(redis, req, res, 'signIn');
     const { userId } = await verifyPasskeyUse(req.em, logger, record, body.response);
     const user = await req.em.findOneOrFail(UserSchema, userId);
@@ -86,7 +87,7 @@ export function passkeysRoutes(deps: AppDeps): Router {
   });
 
   mount(router, api.passkeyAdd, async ({ body, auth, req, res }) => {
-    relyingParty(config, req);
+    passkeysOn(config);
     await deps.reauth.require(req.em, auth);
     const record = await takeChallenge(redis, req, res, 'add', auth.userId);
     const passkey = await verifyNewPasskey(logger, record, body.response);
@@ -97,9 +98,9 @@ export function passkeysRoutes(deps: AppDeps): Router {
 
   // Confirming it is the account's owner with one of its passkeys (before changing its ways in).
   mount(router, api.reauthPasskeyOptions, async ({ auth, req, res }) => {
-    const rp = relyingParty(config, req);
     const mine = await passkeysOf(req.em, auth.userId);
     if (mine.length === 0) throw conflict(PASSKEY_TEXTS.noPasskey);
+    const rp = relyingParty(config, req);
     const options = await authenticationOptions(
       rp,
       mine.map(({ id, transports }) => ({ id, transports })),
@@ -114,7 +115,7 @@ export function passkeysRoutes(deps: AppDeps): Router {
   });
 
   mount(router, api.reauthPasskeyVerify, async ({ body, auth, req, res }) => {
-    relyingParty(config, req);
+    passkeysOn(config);
     const record = await takeChallenge(redis, req, res, 'reauth', auth.userId);
     await verifyPasskeyUse(req.em, logger, record, body.response, auth.userId);
     await deps.reauth.mark(req.em, auth);

@@ -53,18 +53,24 @@ export interface RelyingParty {
   origin: string;
 }
 
+/** 503 with a sentence where passkeys cannot work (production without PUBLIC_URL). */
+export function passkeysOn(config: AppConfig['passkeys']): NonNullable<AppConfig['passkeys']> {
+  if (!config) throw new HttpError(503, 'passkeys_unavailable', PASSKEY_TEXTS.unavailable);
+  return config;
+}
+
 /**
  * PUBLIC_URL's host and origin (config.passkeys). Without PUBLIC_URL, outside production only, the
- * page's own origin: its Origin header must name the host the browser asked (Host), so another site
- * cannot get options for itself here; IP addresses are not valid relying party ids.
+ * page's own origin: its Origin header must name the host the browser asked (Host), so a page of
+ * another site cannot get options for itself here (a browser sends Origin with every POST; without
+ * one, the host asked). IP addresses are not valid relying party ids.
  */
-export function relyingParty(config: AppConfig['passkeys'], req: Request): RelyingParty {
-  if (!config) throw new HttpError(503, 'passkeys_unavailable', PASSKEY_TEXTS.unavailable);
+export function relyingParty(setting: AppConfig['passkeys'], req: Request): RelyingParty {
+  const config = passkeysOn(setting);
   if (config.rpId && config.origin) return { rpName: config.rpName, rpId: config.rpId, origin: config.origin };
-  const origin = req.get('origin');
-  if (!origin || !URL.canParse(origin) || new URL(origin).host !== req.get('host')) {
-    throw badRequest(PASSKEY_TEXTS.sameOriginOnly);
-  }
+  const host = req.get('host') ?? '';
+  const origin = req.get('origin') ?? `${req.protocol}://${host}`;
+  if (!URL.canParse(origin) || new URL(origin).host !== host) throw badRequest(PASSKEY_TEXTS.sameOriginOnly);
   const page = new URL(origin);
   if (net.isIP(page.hostname.replace(/^\[|\]$/g, '')) !== 0) throw badRequest(PASSKEY_TEXTS.ipAddress);
   return { rpName: config.rpName, rpId: page.hostname, origin: page.origin };
