@@ -283,6 +283,24 @@ describe('Passkeys (WebAuthn) with a software authenticator', () => {
     }
   });
 
+  it('in production without PUBLIC_URL, passkeys answer 503 with a sentence and the login screen does not offer them', async () => {
+    const production = await startTestServer({ NODE_ENV: 'production' });
+    try {
+      const methods = await production.call('GET', '/api/auth/methods');
+      expect(methods.json.passkey).toBe(false);
+      const tab = new PasskeyBrowser(production.url);
+      for (const path of ['/api/auth/passkey/register/options', `${SIGN_IN_PATH}/options`]) {
+        const res = await tab.call('POST', path, { body: {} });
+        expect(res.status).toBe(503);
+        expect(res.json.message).toBe(PASSKEY_TEXTS.unavailable);
+      }
+      const verify = await tab.call('POST', `${SIGN_IN_PATH}/verify`, { body: { response: { id: 'x' } } });
+      expect(verify.status).toBe(503);
+    } finally {
+      await production.close();
+    }
+  });
+
   it('refuses a signature counter that goes backwards (a cloned authenticator), and accepts counterless ones', async () => {
     const tab = page();
     const account = await tab.signUp();
