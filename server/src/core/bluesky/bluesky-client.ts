@@ -164,8 +164,14 @@ export interface BlueskyClient {
   oauth: NodeOAuthClient;
   /** The app state of an authorization in progress (where to send a callback that fails). */
   appStateOf(stateKey: string | null): Promise<string | null>;
-  /** Runs a callback with its session held here; answers what it answered and the held session. */
-  holdingSession<T>(run: () => Promise<T>): Promise<{ result: T; session: NodeSavedSession | undefined }>;
+  /**
+   * Runs a callback with its session held here; answers what it answered and the held session.
+   * `session`: the one to hold from the start (revoking a link whose row is already deleted).
+   */
+  holdingSession<T>(
+    run: () => Promise<T>,
+    session?: NodeSavedSession,
+  ): Promise<{ result: T; session: NodeSavedSession | undefined }>;
 }
 
 export async function createBlueskyClient(deps: {
@@ -284,8 +290,8 @@ export async function createBlueskyClient(deps: {
     async appStateOf(key) {
       return key ? ((await stateStore.get(key))?.appState ?? null) : null;
     },
-    async holdingSession(run) {
-      const hold: CallbackHold = {};
+    async holdingSession(run, session) {
+      const hold: CallbackHold = { session };
       const result = await callbackHold.run(hold, run);
       return { result, session: hold.session };
     },

@@ -21,13 +21,14 @@ import {
   LIMITS,
 } from '@shared/index';
 import type { AppDeps } from '../../app-deps';
-import { encryptSession, forgetLink } from '../../core/bluesky/bluesky-client';
+import { decryptSession, encryptSession, forgetLink } from '../../core/bluesky/bluesky-client';
 import { decryptSecret, encryptSecret, secretOwner } from '../../core/crypto/secret-box';
 import { identityOf, type User, UserIdentitySchema, UserSchema } from '../../core/db/entities';
 import { sql } from '../../core/db/sql';
 import { stageJob } from '../../core/jobs/outbox';
 import type { Effects } from '../../core/realtime/effects';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
+import { type RemovedIdentity, removeIdentity } from '../identities/ways-in';
 import { createUser, freeUsername } from '../users/user.service';
 
 /** What the Bluesky flows use; `effects` is the request's unit of work (core/realtime/effects.ts). */
@@ -455,9 +456,33 @@ function displayNameOf(handle: string): string {
   return (first.charAt(0).toUpperCase() + first.slice(1)).slice(0, LIMITS.displayNameMaxLength) || 'New member';
 }
 
-/** Revokes the tokens at the person's server and forgets the link either way. */
+/**
+ * Revokes at the person's server the session of a Bluesky identity already removed, from its row as
+ * it was (the row is gone, so the client is handed the session to revoke). A failure is logged.
+ */
+export async function revokeRemovedLink(
+  deps: Pick<AppDeps, 'bluesky' | 'logger' | 'config'>,
+  removed: RemovedIdentity,
+) {
+  const client = deps.bluesky;
+  const session = decryptSession(removed, deps.config.tokenKey);
+  if (!client || !session) return;
+  await client
+    .holdingSession(() => client.oauth.revoke(removed.subject), session)
+    .catch((error: Error) => {
+      deps.logger.warn(`bluesky revoke for user ${removed.user_id} failed: ${error.message}`);
+    });
+}
+
+/**
+ * Forgets the link and revokes its tokens at the person's server. Never the account's last way in
+ * (features/identities/ways-in.ts): then a 409 and nothing changes. The identity is removed first,
+ * under the account's lock, and its session revoked after (a revoke is a network call).
+ */
 export async function unlink(deps: BlueskyDeps, em: EntityManager, userId: number): Promise<void> {
-  await load(em, userId);
-  await revokeBluesky(deps, em, userId);
-  await forget(deps, em, userId);
+  const user = await load(em, userId);
+  if (!linkOf(user)) return;
+  const removed = await removeIdentity(em, deps.config, userId, { provider: 'bluesky' });
+  await revokeRemovedLink(deps, removed);
+  announce(deps, await load(em, userId));
 }

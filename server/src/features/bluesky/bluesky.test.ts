@@ -457,6 +457,22 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
     expect(status.json).toMatchObject({ linked: false, handle: null });
   });
 
+  it('removing Bluesky from the ways to sign in revokes the session too; the last way in stays', async () => {
+    const me = await server.login();
+    const handle = handleOf('ways');
+    expect((await link(me, handle)).status).toBe(200);
+    const tokens = standIn.issued.filter((t) => t.sub === standInDid(handle)).at(-1);
+    const ways = await server.call('GET', `/api/users/${me.user.id}/sign-in-ways`, { token: me.token });
+    const bluesky = ways.json.ways.find((w: { kind: string }) => w.kind === 'bluesky');
+    expect(bluesky).toMatchObject({ label: `@${handle}` });
+    // Development login still opens this account: Bluesky is not its last way in.
+    const res = await server.call('DELETE', `/api/users/${me.user.id}/sign-in-ways/${bluesky.id}`, { token: me.token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.ways.map((w: { kind: string }) => w.kind)).toEqual(['devLogin']);
+    expect(standIn.wasRevoked(tokens?.refreshToken ?? '') || standIn.wasRevoked(tokens?.accessToken ?? '')).toBe(true);
+    expect(await row(me.user.id)).toMatchObject({ atp_did: null, atp_access_token: null });
+  });
+
   it('deleting the account revokes the Bluesky session too', async () => {
     const me = await server.login();
     const handle = handleOf('leaving');
