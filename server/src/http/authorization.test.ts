@@ -98,8 +98,8 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   removeSignInWay: () => ({ ok: 404 }),
 
   // --- Bluesky sign-in ---
-  // The stand-in's handles are not served in this tier: the handle does not resolve.
-  blueskySignInStart: () => ({ body: { handle: 'nobody.invalid' }, ok: [200, 400, 503] }),
+  // No AT Protocol network in this tier: the handle does not resolve (422, for anyone).
+  blueskySignInStart: () => ({ body: { handle: 'nobody.invalid' }, ok: 422 }),
   blueskyExchange: () => ({ body: { code: 'x'.repeat(43) }, ok: 400 }),
 
   logout: () => ({}),

@@ -105,11 +105,14 @@ export async function saveSession(em: EntityManager, key: Buffer, userId: number
 
 /** Forgets a link and its session: this person's, or whoever's holds this DID. */
 export async function forgetLink(em: EntityManager, of: { userId: number } | { did: string }): Promise<void> {
-  if ('userId' in of) {
-    await sql(em, `delete from user_identities where provider = 'bluesky' and user_id = ?`, [of.userId]);
-  } else {
-    await sql(em, `delete from user_identities where provider = 'bluesky' and subject = ?`, [of.did]);
-  }
+  // The session and the handle shown go; the DID stays as a way to sign in (docs/auth.md): a
+  // person whose only way in is Bluesky signs in again with a new grant rather than being locked out.
+  const forget = `update user_identities
+       set access_token = null, refresh_token = null, session = null, expires_at = null, handle = null,
+           updated_at = now()
+     where provider = 'bluesky' and`;
+  if ('userId' in of) await sql(em, `${forget} user_id = ?`, [of.userId]);
+  else await sql(em, `${forget} subject = ?`, [of.did]);
 }
 
 /**

@@ -91,6 +91,32 @@ describe('sign in with Bluesky', () => {
     expect(Number(count)).toBe(1);
   });
 
+  it('an account whose Bluesky grant ended still signs in with Bluesky: the DID stays its way in', async () => {
+    standIn.accessTtlSeconds = 5;
+    try {
+      const handle = handleOf('bsky-ended');
+      const first = await approve(handle, a, a);
+      const me = await a.call('POST', '/api/auth/bluesky/exchange', {
+        body: { code: first.searchParams.get('bluesky_code') },
+      });
+      expect(me.status).toBe(200);
+      // The person revokes the app at their server: the next refresh is refused and the link ends.
+      standIn.revokeRefreshTokens(standInDid(handle));
+      const ended = await a.call('GET', `/api/users/${me.json.user.id}/bluesky`, { token: me.json.token });
+      expect(ended.json).toMatchObject({ linked: false, message: BLUESKY_TEXTS.ended });
+      const again = await approve(handle, a, a);
+      const back = await a.call('POST', '/api/auth/bluesky/exchange', {
+        body: { code: again.searchParams.get('bluesky_code') },
+      });
+      expect(back.status, back.text).toBe(200);
+      expect(back.json.user.id).toBe(me.json.user.id);
+      const status = await a.call('GET', `/api/users/${me.json.user.id}/bluesky`, { token: back.json.token });
+      expect(status.json).toMatchObject({ linked: true, handle });
+    } finally {
+      standIn.accessTtlSeconds = 3600;
+    }
+  });
+
   it('an approval that comes back in another browser signs nobody in', async () => {
     const location = await approve(handleOf('bsky-other'), a, a, { sameBrowser: false });
     expect(location.searchParams.get('bluesky_code')).toBeNull();

@@ -97,7 +97,11 @@ function sessionEnded(error: unknown): boolean {
 export const unavailableMessage = (deps: Pick<AppDeps, 'config'>) =>
   deps.config.bluesky.client.kind === 'unavailable' ? deps.config.bluesky.client.reason : null;
 
-const linkOf = (user: User) => identityOf(user, 'bluesky');
+/** The person's live Bluesky link: a DID with a session (one whose session ended is only a way in). */
+const linkOf = (user: User) => {
+  const identity = identityOf(user, 'bluesky');
+  return identity?.session ? identity : undefined;
+};
 
 /**
  * The person as stored now, read into a fresh identity map: their Bluesky identity is written by
@@ -481,7 +485,8 @@ export async function revokeRemovedLink(
  */
 export async function unlink(deps: BlueskyDeps, em: EntityManager, userId: number): Promise<void> {
   const user = await load(em, userId);
-  if (!linkOf(user)) return;
+  // Any Bluesky identity, also one whose session ended (then only a way in).
+  if (!identityOf(user, 'bluesky')) return;
   const removed = await removeIdentity(em, deps.config, userId, { provider: 'bluesky' });
   await revokeRemovedLink(deps, removed);
   announce(deps, await load(em, userId));

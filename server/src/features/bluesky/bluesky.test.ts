@@ -428,7 +428,14 @@ describe('Bluesky link (AT Protocol OAuth) against the stand-in', () => {
       standIn.revokeRefreshTokens(standInDid(handle));
       const ended = await server.call('GET', `/api/users/${me.user.id}/bluesky`, { token: me.token });
       expect(ended.json).toMatchObject({ linked: false, handle: null, message: BLUESKY_TEXTS.ended });
-      expect(await row(me.user.id)).toMatchObject({ atp_did: null, atp_access_token: null, atp_refresh_token: null });
+      // The DID stays as a way to sign in; nothing of the ended session is kept.
+      expect(await row(me.user.id)).toMatchObject({
+        atp_did: standInDid(handle),
+        atp_handle: null,
+        atp_access_token: null,
+        atp_refresh_token: null,
+        atp_oauth_session: null,
+      });
     } finally {
       standIn.accessTtlSeconds = 3600;
     }

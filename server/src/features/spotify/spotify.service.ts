@@ -1,12 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  type LoginResponse,
-  SPOTIFY_CONNECT_TEXTS,
-  SPOTIFY_SIGN_IN_TEXTS,
-  type SpotifyStatus,
-} from '@shared/index';
+import { type LoginResponse, SPOTIFY_CONNECT_TEXTS, SPOTIFY_SIGN_IN_TEXTS, type SpotifyStatus } from '@shared/index';
 import type { Redis } from 'ioredis';
 import type { AppDeps } from '../../app-deps';
 import { encryptSecret } from '../../core/crypto/secret-box';
