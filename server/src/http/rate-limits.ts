@@ -129,6 +129,12 @@ export const RATE_LIMIT_POLICIES = {
 
 export type LimitName = RateLimitName;
 
+/**
+ * The per-person key of an email address (sign-in codes and their checks are counted per address
+ * tried, `per: 'accountName'`; a link's codes count against the address they go to as well).
+ */
+export const emailAllowanceKey = (email: string) => `email:${email.trim().toLowerCase().slice(0, 320)}`;
+
 export interface RateLimitSettings {
   /** Multiplies every allowance (RATE_LIMIT_SCALE): 1 in production; the test suites raise it. */
   scale: number;
