@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { RATE_LIMIT_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RATE_LIMIT_POLICIES } from '../../http/rate-limits';
+import { emailAllowanceKey, RATE_LIMIT_POLICIES } from '../../http/rate-limits';
 import { exited, startServerProcess } from '../../test/app-process';
 import { startTestServer, TestClient, type TestServer, uniqueName } from '../../test/harness';
 import { SmtpStandIn } from '../../test/smtp-stand-in';
@@ -76,6 +76,40 @@ describe('email code limits across two server instances', () => {
       headers: { 'x-forwarded-for': ip },
     });
     expect(link.status).toBe(429);
+    expect(smtp.to(email)).toHaveLength(perAddress.points);
+  });
+
+  it('a day of codes for one address: past the daily allowance, refused on either instance with the daily sentence', async () => {
+    const email = newAddress();
+    const daily = RATE_LIMIT_POLICIES.emailCodesDaily.perUser.points;
+    // The day's earlier codes, taken straight from the shared counters (the short window would
+    // otherwise make this test last hours).
+    for (let i = 0; i < daily; i++) {
+      await one.running.deps.limits.take('emailCodesDaily', { user: emailAllowanceKey(email) });
+    }
+    const res = await ask(two, email, clientAddress());
+    expect(res.status).toBe(429);
+    expect(res.json.message).toBe(RATE_LIMIT_TEXTS.emailCodesDaily);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(perAddress.seconds);
+    expect(smtp.to(email)).toHaveLength(0);
+  });
+
+  it("re-authentication codes count against the account's address: a stolen login cannot add to a flood of codes", async () => {
+    const email = newAddress();
+    const first = await ask(one, email, clientAddress());
+    expect(first.status).toBe(200);
+    const signedIn = await two.call('POST', '/api/auth/email/verify', {
+      body: { email, code: await smtp.code(email) },
+      headers: { 'x-forwarded-for': clientAddress() },
+    });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    for (let i = 1; i < perAddress.points; i++) expect((await ask(two, email, clientAddress())).status).toBe(200);
+    const reauth = await one.call('POST', '/api/auth/reauth/email/code', {
+      token: signedIn.json.token,
+      headers: { 'x-forwarded-for': clientAddress() },
+    });
+    expect(reauth.status).toBe(429);
+    expect(reauth.json.message).toBe(RATE_LIMIT_TEXTS.emailCodes);
     expect(smtp.to(email)).toHaveLength(perAddress.points);
   });
 

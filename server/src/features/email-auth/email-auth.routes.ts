@@ -1,9 +1,9 @@
 import { api, EMAIL_AUTH_TEXTS, EMAIL_CODE_TTL_MINUTES } from '@shared/index';
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import type { AppDeps } from '../../app-deps';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import { conflict, HttpError } from '../../http/errors';
-import { emailAllowanceKey } from '../../http/rate-limits';
+import { clientAddress, emailAllowanceKey } from '../../http/rate-limits';
 import { mount } from '../../http/route';
 import {
   emailIdentityOf,
@@ -26,10 +26,22 @@ export function emailAuthRoutes(deps: AppDeps): Router {
     if (!deps.mail) throw new HttpError(404, 'email_unavailable', EMAIL_AUTH_TEXTS.unavailable);
     return deps.mail;
   };
+  /**
+   * Every code sent to an address counts against that address, whoever asks (docs/auth.md,
+   * "Limits"): the short window (a sign-in takes it at the door, per address tried; a link or a
+   * re-authentication, whose door counts the person, takes it here) and the day.
+   */
+  const countCodeTo = async (email: string, req: Request, door: 'perAddress' | 'perPerson') => {
+    const address = emailAllowanceKey(email);
+    if (door === 'perPerson') await deps.limits.take('emailCodes', { user: address });
+    await deps.limits.take('emailCodesDaily', { user: address, ip: clientAddress(req) });
+  };
 
   // Every address gets a code, known or not; an account is made only once its code comes back.
   mount(router, api.emailCodeStart, async ({ body, req }) => {
-    await sendCode(mailer(), req.em, { purpose: 'signIn', email: body.email }, deps.logger);
+    const mail = mailer();
+    await countCodeTo(body.email, req, 'perAddress');
+    await sendCode(mail, req.em, { purpose: 'signIn', email: body.email }, deps.logger);
     return SENT;
   });
 
@@ -51,8 +63,7 @@ export function emailAuthRoutes(deps: AppDeps): Router {
     if ((await emailIdentityOf(req.em, auth.userId))?.subject === body.email) {
       throw conflict(EMAIL_AUTH_TEXTS.alreadyYours);
     }
-    // Each address's allowance counts every code sent to it, whoever asks (sign-in's is the same).
-    await deps.limits.take('emailCodes', { user: emailAllowanceKey(body.email) });
+    await countCodeTo(body.email, req, 'perPerson');
     await sendCode(mail, req.em, { purpose: 'link', email: body.email, userId: auth.userId }, deps.logger);
     return SENT;
   });
@@ -69,6 +80,8 @@ export function emailAuthRoutes(deps: AppDeps): Router {
     const mail = mailer();
     const identity = await emailIdentityOf(req.em, auth.userId);
     if (!identity) throw conflict(EMAIL_AUTH_TEXTS.noAddress);
+    // A stolen token cannot flood the owner's mailbox, nor guess re-authentication codes for long.
+    await countCodeTo(identity.subject, req, 'perPerson');
     await sendCode(mail, req.em, { purpose: 'reauth', email: identity.subject, userId: auth.userId }, deps.logger);
     return SENT;
   });
