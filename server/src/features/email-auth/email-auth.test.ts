@@ -84,6 +84,9 @@ describe('sign-in with emailed codes', () => {
     expect(user.setupComplete).toBe(false);
     const me = await server.call('GET', `/api/users/${user.id}`, { token: first.json.token });
     expect(me.status).toBe(200);
+    // The address is among the person's data (docs/privacy.md).
+    const exported = await server.call('GET', `/api/users/${user.id}/export`, { token: first.json.token });
+    expect(exported.json.email).toBe(normalized);
 
     const [row] = await sql<{ sign_up_method: string; subject: string; last_used_at: string | null }>(
       em(),
