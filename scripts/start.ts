@@ -91,6 +91,8 @@ try {
     REDIS_URL: redisUrl,
     PORT: String(port),
     MEDIA_DIR: process.env.MEDIA_DIR ?? path.join(dataDir, 'media'),
+    // Without SMTP_URL, sign-in codes land here and at /dev/mail (docs/auth.md).
+    MAIL_DIR: process.env.MAIL_DIR ?? path.join(dataDir, 'mail'),
     TOKEN_ENCRYPTION_KEY: localKey({ dataDir, log }, 'TOKEN_ENCRYPTION_KEY'),
     IMAGE_PROXY_KEY: localKey({ dataDir, log }, 'IMAGE_PROXY_KEY'),
   };
@@ -133,6 +135,9 @@ try {
   }
   const shown = localAddress(listen.host) === '127.0.0.1' ? 'localhost' : localAddress(listen.host);
   log(`PodMatch is running at http://${shown}:${port}  (Ctrl-C to stop)`);
+  if (!env.SMTP_URL && env.NODE_ENV !== 'production') {
+    log(`Emails (sign-in codes) are not sent: read them at http://${shown}:${port}/dev/mail`);
+  }
 } catch (error) {
   console.error(`[launcher] ${(error as Error).message}`);
   await stopAll(1);

@@ -7,6 +7,7 @@ import type { DatabaseOutageWatch } from './core/db/outage';
 import type { JobQueue } from './core/jobs/job-queue';
 import type { OutboxRelay } from './core/jobs/outbox';
 import type { Logger } from './core/logger';
+import type { Mailer } from './core/mail/mailer';
 import type { MediaStore } from './core/media';
 import type { RealtimeEmitter } from './core/realtime/emitter';
 import type { Publisher } from './core/realtime/publisher';
@@ -25,6 +26,8 @@ export interface AppDeps {
   /** Relays jobs staged in a transaction (core/jobs/outbox.ts); `relay()` after such a commit. */
   outbox: OutboxRelay;
   sessions: SessionService;
+  /** Outgoing email: SMTP, or the development mailbox (core/mail); null when email is off. */
+  mail: Mailer | null;
   /** Recent proofs of ownership that adding or removing a way in needs (features/auth/reauth.ts). */
   reauth: Reauthentication;
   emitter: RealtimeEmitter;

@@ -8,6 +8,7 @@ import { artworkRoutes } from './features/artwork/artwork.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { blueskyRoutes } from './features/bluesky/bluesky.routes';
 import { chatRoutes } from './features/chat/chat.routes';
+import { devMailRoutes } from './features/dev-mail/dev-mail.routes';
 import { emailAuthRoutes } from './features/email-auth/email-auth.routes';
 import { feedRoutes } from './features/feed/feed.routes';
 import { healthRoutes } from './features/health/health.routes';
@@ -58,7 +59,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(podcastsRoutes(deps));
   app.use(profilesRoutes(deps));
   app.use(accountRoutes(deps));
+  // The development mailbox (pages under /dev, its JSON under /api/dev): only while mail goes there.
+  if (deps.mail?.devMailbox) app.use('/dev', requestContext(deps.orm, deps));
+  app.use(devMailRoutes(deps));
   app.use('/api', apiNotFound);
+  // Development pages that are not here (production, or SMTP configured): a 404, not the app's page.
+  app.use('/dev', (_req, _res, next) => next(notFound('No such page.')));
 
   // Media from the directory or the bucket (docs/media.md): valid keys only, cached for a year (names never change content).
   if (deps.media instanceof LocalMediaStore || deps.media instanceof S3MediaStore)

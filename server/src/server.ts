@@ -10,6 +10,7 @@ import { DatabaseOutageWatch } from './core/db/outage';
 import { JobQueue } from './core/jobs/job-queue';
 import { OutboxRelay } from './core/jobs/outbox';
 import { createLogger, type Logger } from './core/logger';
+import { createMailer } from './core/mail/mailer';
 import { createMediaStore } from './core/media';
 import { createEmitter } from './core/realtime/emitter';
 import { Publisher } from './core/realtime/publisher';
@@ -64,6 +65,7 @@ export async function startServer(
     media: createMediaStore(config.media),
     artwork: new ArtworkUrls(config.imageProxy.key),
     sessions: new SessionService(config, options.clock),
+    mail: createMailer(config.mail),
     reauth: new Reauthentication(redis, options.clock),
     emitter,
     publisher,
@@ -120,6 +122,7 @@ export async function startServer(
       // Staged jobs are relayed by whichever server runs next if Redis cannot take them now.
       await deps.outbox.close();
       await deps.jobs.close();
+      deps.mail?.close();
       await orm.close();
       await redis.quit().catch(() => undefined);
     },

@@ -11,6 +11,7 @@ export * from './schemas/auth';
 export * from './schemas/bluesky';
 export * from './schemas/chat';
 export * from './schemas/common';
+export * from './schemas/dev-mail';
 export * from './schemas/feed';
 export * from './schemas/health';
 export * from './schemas/jobs';

@@ -14,6 +14,7 @@ export const RATE_LIMIT_TEXTS = {
   spotifySyncs: 'You have refreshed from Spotify many times in a short time. Please wait a few minutes and try again.',
   socketEvents: 'Too many actions in a short time. Please wait a moment.',
   emailCodes: 'Too many codes requested. Please wait a few minutes before asking for another one.',
+  emailCodesDaily: 'Too many codes were requested today. Please try again tomorrow, or sign in another way.',
   passkeys: 'Too many passkey attempts. Please wait a few minutes and try again.',
 } as const;
 
@@ -39,6 +40,7 @@ export const RATE_LIMIT_NAMES = [
   'spotifySyncs',
   'socketEvents',
   'emailCodes',
+  'emailCodesDaily',
   'passkeys',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];

@@ -78,6 +78,11 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   // Nobody in this world has an email identity: nothing to send a code to.
   reauthEmailStart: () => ({ ok: 409 }),
   reauthEmailVerify: () => ({ body: { code: '000000' }, ok: 400 }),
+  // The development mailbox (this tier has no SMTP_URL): the page, a message nobody sent (the
+  // path's id is the entry id), and the newest message to an address that got none.
+  devMailbox: () => ({}),
+  devMailMessage: () => ({ ok: 404 }),
+  devMailLatest: () => ({ query: { to: `${uniqueName('matrix')}@example.com` }, ok: 404 }),
 
   // --- passkeys (features/passkeys) ---
   passkeySignUpOptions: () => ({ body: {} }),

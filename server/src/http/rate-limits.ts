@@ -119,6 +119,15 @@ export const RATE_LIMIT_POLICIES = {
     perIp: { points: 30, seconds: minutes(15) },
     message: RATE_LIMIT_TEXTS.emailCodes,
   },
+  /**
+   * The same per day, per address a code goes to (whoever asks) and per client address: five tries
+   * a code, so at most 100 guesses of a million a day at one address (features/email-auth).
+   */
+  emailCodesDaily: {
+    perUser: { points: 20, seconds: minutes(24 * 60) },
+    perIp: { points: 300, seconds: minutes(24 * 60) },
+    message: RATE_LIMIT_TEXTS.emailCodesDaily,
+  },
   /** Passkey ceremonies (options and verifications), per person where known and per address. */
   passkeys: {
     perUser: { points: 30, seconds: minutes(10) },
@@ -128,6 +137,12 @@ export const RATE_LIMIT_POLICIES = {
 } satisfies Record<RateLimitName, Policy>;
 
 export type LimitName = RateLimitName;
+
+/**
+ * The per-person key of an email address (sign-in codes and their checks are counted per address
+ * tried, `per: 'accountName'`; a link's codes count against the address they go to as well).
+ */
+export const emailAllowanceKey = (email: string) => `email:${email.trim().toLowerCase().slice(0, 320)}`;
 
 export interface RateLimitSettings {
   /** Multiplies every allowance (RATE_LIMIT_SCALE): 1 in production; the test suites raise it. */

@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import type { z } from 'zod';
 import { type Granted, rules } from './access';
 import { badRequest, unauthorized } from './errors';
-import { clientAddress, type RateLimits } from './rate-limits';
+import { clientAddress, emailAllowanceKey, type RateLimits } from './rate-limits';
 import { describeIssue, humanMessage } from './validation-messages';
 
 export type HandlerContext<E extends Endpoint> = {
@@ -109,7 +109,7 @@ async function takeRateLimit(req: Request, limit: EndpointRateLimit): Promise<vo
  */
 function accountNameTried(req: Request): string | undefined {
   const body = req.body as { username?: unknown; email?: unknown } | undefined;
-  if (typeof body?.email === 'string') return `email:${body.email.trim().toLowerCase().slice(0, 320)}`;
+  if (typeof body?.email === 'string') return emailAllowanceKey(body.email);
   const name = body?.username;
   return typeof name === 'string' ? `name:${name.trim().toLowerCase().slice(0, 100)}` : undefined;
 }

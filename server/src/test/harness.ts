@@ -30,6 +30,8 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     DATABASE_URL: testDatabaseUrl(),
     REDIS_URL: testRedisUrl(),
     MEDIA_DIR: '.data/test-media',
+    // Mail goes to the development mailbox here unless a test sets SMTP_URL (docs/auth.md).
+    MAIL_DIR: '.data/test-mail',
     LOG_LEVEL: 'silent',
     // Workers started by tests do not schedule the periodic full recompute unless a test asks.
     MATCHES_RECOMPUTE_EVERY_MINUTES: '0',

@@ -4,6 +4,7 @@ import { artworkApi } from './artwork';
 import { authApi } from './auth';
 import { blueskyApi } from './bluesky';
 import { chatApi } from './chat';
+import { devMailApi } from './dev-mail';
 import { emailAuthApi } from './email-auth';
 import { feedApi } from './feed';
 import { healthApi } from './health';
@@ -35,6 +36,7 @@ export const api = {
   ...blueskyApi,
   ...videosApi,
   ...artworkApi,
+  ...devMailApi,
 } as const;
 
 export type Api = typeof api;

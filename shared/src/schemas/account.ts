@@ -20,6 +20,8 @@ export const AccountExportSchema = z.object({
   account: SelfUserSchema.extend({ signUpMethod: z.string() }),
   /** The linked Bluesky identity (docs/bluesky.md), if any. */
   bluesky: z.object({ did: z.string(), handle: z.string().nullable() }).nullable(),
+  /** The address the person signs in with by emailed code (docs/auth.md), if any. */
+  email: z.string().nullable(),
   profiles: z.array(
     z.object({
       intent: IntentSchema,

@@ -28,6 +28,38 @@ export const EmailCodeSentSchema = z.object({ ok: z.literal(true), expiresInMinu
 export type EmailCodeSent = z.infer<typeof EmailCodeSentSchema>;
 
 /**
+ * The `error` of a refused code (400) and the sentence for people in `message`. A code is used
+ * once, lives EMAIL_CODE_TTL_MINUTES and dies after EMAIL_CODE_MAX_ATTEMPTS wrong tries; `noCode`
+ * also answers an address no code was sent to (or one whose code a newer one replaced).
+ */
+export const EMAIL_CODE_ERRORS = {
+  wrong: 'code_wrong',
+  expired: 'code_expired',
+  locked: 'code_locked',
+  used: 'code_used',
+  noCode: 'code_missing',
+} as const;
+
+export const EMAIL_AUTH_TEXTS = {
+  wrong: (triesLeft: number) => `That code is not right. ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`,
+  expired: 'That code has expired. Ask for a new one.',
+  locked: 'Too many wrong tries. Ask for a new code.',
+  used: 'That code was already used. Ask for a new one.',
+  noCode: 'There is no code waiting for that address. Ask for a new one.',
+  /** 409 on linking: the address is another account's way in. */
+  addressTaken:
+    'That email address already signs in to another account. Sign in with it there, or use another address.',
+  /** 409 on linking the address the account already has. */
+  alreadyYours: 'That is already the email address of your account.',
+  /** 409 on a re-authentication by email for an account without an address. */
+  noAddress: 'Your account has no email address to send a code to. Confirm it is you with a passkey instead.',
+  /** 503: the mail server did not take the message. */
+  notSent: 'We could not send the email just now. Please try again in a few minutes.',
+  /** 404: this server sends no email (production without SMTP_URL). */
+  unavailable: 'Sign-in by email is not available on this server.',
+} as const;
+
+/**
  * WebAuthn options and credentials travel as the JSON of the WebAuthn Level 3 spec
  * (PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON, ...); @simplewebauthn on
  * both sides reads and checks them, so the contract only says they are objects.

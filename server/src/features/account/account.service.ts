@@ -136,6 +136,7 @@ export async function exportAccount(
     // The linked Spotify account is in here (spotifyId, spotifyConnected, lastSpotifySync).
     account: { ...toSelfUser(user), signUpMethod: user.signUpMethod },
     bluesky: bluesky ? { did: bluesky.subject, handle: bluesky.handle ?? null } : null,
+    email: identityOf(user, 'email')?.subject ?? null,
     profiles: profiles.map((p) => ({
       intent: p.intent,
       displayName: p.display_name,

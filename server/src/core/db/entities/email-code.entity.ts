@@ -25,6 +25,10 @@ export const EmailCodeSchema = defineEntity({
     usedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  indexes: [{ name: 'email_codes_email_purpose_index', properties: ['email', 'purpose'] }],
+  indexes: [
+    { name: 'email_codes_email_purpose_index', properties: ['email', 'purpose'] },
+    // Each new code sweeps a few long-dead ones (features/email-auth/email-codes.ts).
+    { name: 'email_codes_expires_at_index', properties: ['expiresAt'] },
+  ],
 });
 export type EmailCode = InferEntity<typeof EmailCodeSchema>;

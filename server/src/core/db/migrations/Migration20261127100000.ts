@@ -42,6 +42,7 @@ export class Migration20261127100000 extends Migration {
       "created_at" timestamptz not null);`);
     this.addSql(`create index "email_codes_email_purpose_index" on "email_codes" ("email", "purpose");`);
     this.addSql(`create index "email_codes_user_id_index" on "email_codes" ("user_id");`);
+    this.addSql(`create index "email_codes_expires_at_index" on "email_codes" ("expires_at");`);
     this.addSql(
       `alter table "email_codes" add constraint "email_codes_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`,
     );
