@@ -5,14 +5,8 @@ import { toSelfUser } from '../../core/presenters/user.presenter';
 import { conflict, HttpError } from '../../http/errors';
 import { clientAddress, emailAllowanceKey } from '../../http/rate-limits';
 import { mount } from '../../http/route';
-import {
-  emailIdentityOf,
-  linkEmail,
-  notifyAddressChanged,
-  sendCode,
-  signInWaysOf,
-  signInWithCode,
-} from './email-auth.service';
+import { signInWays } from '../identities/identities.service';
+import { emailIdentityOf, linkEmail, notifyAddressChanged, sendCode, signInWithCode } from './email-auth.service';
 import { spendCode } from './email-codes';
 
 /** The same answer for every address (no enumeration): a code is on its way, for this long. */
@@ -72,8 +66,7 @@ export function emailAuthRoutes(deps: AppDeps): Router {
     const mail = mailer();
     const { previous } = await linkEmail(req.em, auth.userId, body.email, body.code);
     if (previous) await notifyAddressChanged(mail, previous, body.email, deps.logger);
-    const freshUntil = await deps.reauth.freshUntil(req.em, auth);
-    return signInWaysOf(req.em, auth.userId, freshUntil, deps.config.allowDevLogin);
+    return signInWays(deps, req.em, auth);
   });
 
   mount(router, api.reauthEmailStart, async ({ auth, req }) => {

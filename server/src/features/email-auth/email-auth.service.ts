@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EMAIL_AUTH_TEXTS, FALLBACK_DISPLAY_NAME, LIMITS, type SignInWay, type SignInWays } from '@shared/index';
+import { EMAIL_AUTH_TEXTS, FALLBACK_DISPLAY_NAME, LIMITS } from '@shared/index';
 import { type User, type UserIdentity, UserIdentitySchema, UserSchema } from '../../core/db/entities';
 import { stageJob } from '../../core/jobs/outbox';
 import type { Logger } from '../../core/logger';
@@ -125,37 +125,4 @@ export async function notifyAddressChanged(
   await mailer.send(addressChangedMail(previous, newAddress)).catch((error: Error) => {
     logger.warn(`email link: the notice to the previous address was not sent: ${error.message}`);
   });
-}
-
-/**
- * The account's ways in, for the answer of a link (the same shape as GET .../sign-in-ways, which
- * features/identities serves).
- */
-export async function signInWaysOf(
-  em: EntityManager,
-  userId: number,
-  freshUntil: Date | null,
-  allowDevLogin: boolean,
-): Promise<SignInWays> {
-  const user = await em.findOneOrFail(UserSchema, userId, { refresh: true, populate: ['identities'] });
-  const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
-  const ways: SignInWay[] = user.identities.getItems().map((identity) => ({
-    id: identity.id,
-    kind: identity.provider,
-    label:
-      identity.provider === 'passkey'
-        ? (identity.handle ?? 'Passkey')
-        : identity.provider === 'spotify'
-          ? 'Spotify'
-          : identity.provider === 'bluesky'
-            ? (identity.handle ?? identity.subject)
-            : identity.subject,
-    createdAt: iso(identity.createdAt),
-    lastUsedAt: iso(identity.lastUsedAt),
-    backedUp: identity.provider === 'passkey' ? (identity.backedUp ?? false) : null,
-  }));
-  if (allowDevLogin && user.signUpMethod === 'dev_login') {
-    ways.push({ id: null, kind: 'devLogin', label: user.username, createdAt: null, lastUsedAt: null, backedUp: null });
-  }
-  return { ways, freshUntil: iso(freshUntil) };
 }
