@@ -113,14 +113,18 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/api': { target: apiTarget, changeOrigin: true },
+      // The browser's Host is kept: passkeys check that the page's origin is the host asked (docs/auth.md).
+      '/api': { target: apiTarget },
+      '/dev': { target: apiTarget },
       '/media': { target: apiTarget, changeOrigin: true },
       '/socket.io': { target: apiTarget, changeOrigin: true, ws: true },
     },
   },
   preview: {
     proxy: {
-      '/api': { target: apiTarget, changeOrigin: true },
+      // The browser's Host is kept: passkeys check that the page's origin is the host asked (docs/auth.md).
+      '/api': { target: apiTarget },
+      '/dev': { target: apiTarget },
       '/media': { target: apiTarget, changeOrigin: true },
       '/socket.io': { target: apiTarget, changeOrigin: true, ws: true },
     },

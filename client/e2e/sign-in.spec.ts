@@ -19,11 +19,10 @@ interface Authenticator {
 }
 
 /**
- * A platform authenticator (like a phone's or laptop's) that holds passkeys and verifies its user.
- * While `present`, it answers every request at once, the email field's autofill (conditional
- * mediation) included: the login screen then signs in by itself.
+ * A platform authenticator (like a phone's or laptop's) that holds passkeys and verifies its user;
+ * it answers every request at once, the email field's autofill (conditional mediation) included.
  */
-async function addAuthenticator(page: Page, { cdp, present = true }: { cdp?: CDPSession; present?: boolean } = {}) {
+async function addAuthenticator(page: Page, { cdp }: { cdp?: CDPSession } = {}) {
   const session = cdp ?? (await page.context().newCDPSession(page));
   await session.send('WebAuthn.enable');
   const { authenticatorId } = await session.send('WebAuthn.addVirtualAuthenticator', {
@@ -33,21 +32,24 @@ async function addAuthenticator(page: Page, { cdp, present = true }: { cdp?: CDP
       hasResidentKey: true,
       hasUserVerification: true,
       isUserVerified: true,
-      automaticPresenceSimulation: present,
+      automaticPresenceSimulation: true,
     },
   });
   return { cdp: session, id: authenticatorId } satisfies Authenticator;
 }
 
-/** Whether the person touches the authenticator when asked. */
-async function present(auth: Authenticator, enabled: boolean) {
-  await auth.cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId: auth.id, enabled });
+/**
+ * A browser without passkey autofill: the virtual authenticator would answer the email field's
+ * waiting request (conditional mediation) by itself, racing the button these tests press.
+ */
+async function withoutAutofill(page: Page) {
+  await page.addInitScript(() => {
+    if (window.PublicKeyCredential) PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+  });
 }
 
-/** "Sign in with a passkey": the click, then the touch (the autofill's request waited without one). */
-async function signInWithButton(page: Page, auth: Authenticator) {
+async function signInWithButton(page: Page) {
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-  await present(auth, true);
 }
 
 async function session(page: Page): Promise<{ token: string; userId: number }> {
@@ -71,6 +73,7 @@ test('passkeys: sign up, sign out, sign in (button and autofill), add a second, 
   page,
 }) => {
   test.setTimeout(60_000);
+  await withoutAutofill(page);
   const phone = await addAuthenticator(page);
   await page.goto(localhost('/login'));
   await page.getByRole('button', { name: 'New here? Create an account with a passkey' }).click();
@@ -86,10 +89,9 @@ test('passkeys: sign up, sign out, sign in (button and autofill), add a second, 
   );
   await page.goto(localhost('/'));
   await expect(page.getByTestId('user-display-name')).toHaveText('Passkey Person');
-  await present(phone, false);
   await logOut(page);
 
-  await signInWithButton(page, phone);
+  await signInWithButton(page);
   await expect(page).toHaveURL((url) => url.pathname === '/');
   expect((await session(page)).userId).toBe(me.userId);
 
@@ -121,27 +123,42 @@ test('passkeys: sign up, sign out, sign in (button and autofill), add a second, 
   ).toHaveCount(0);
   await expect(page.getByText('This is your only way in')).toBeVisible();
 
-  // The autofill: the login screen's waiting request is answered as soon as the laptop is touched.
-  await present(laptop, false);
   await logOut(page);
-  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
-  await present(laptop, true);
+  await signInWithButton(page);
   await expect(page).toHaveURL((url) => url.pathname === '/');
-  expect((await session(page)).userId).toBe(me.userId);
-  await present(laptop, false);
   await logOut(page);
+
+  // The autofill, in another browser holding the laptop's passkey: the email field's passkey
+  // suggestion signs in without any button.
+  const { credentials: laptopKeys } = await laptop.cdp.send('WebAuthn.getCredentials', { authenticatorId: laptop.id });
+  const other = await page.context().browser()?.newContext();
+  if (!other) throw new Error('no browser');
+  try {
+    const otherPage = await other.newPage();
+    const otherLaptop = await addAuthenticator(otherPage);
+    await otherLaptop.cdp.send('WebAuthn.addCredential', {
+      authenticatorId: otherLaptop.id,
+      credential: laptopKeys[0]!,
+    });
+    await otherPage.goto(localhost('/login'));
+    await expect(otherPage).toHaveURL((url) => url.pathname === '/');
+    expect((await session(otherPage)).userId).toBe(me.userId);
+  } finally {
+    await other.close();
+  }
 
   // The phone again, with the passkey that was removed: refused with a sentence.
   await laptop.cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: laptop.id });
-  const again = await addAuthenticator(page, { cdp: laptop.cdp, present: false });
+  const again = await addAuthenticator(page, { cdp: laptop.cdp });
   await again.cdp.send('WebAuthn.addCredential', { authenticatorId: again.id, credential: credentials[0]! });
-  await signInWithButton(page, again);
+  await signInWithButton(page);
   await expect(page.getByTestId('passkey-problem')).toContainText('not registered');
   await expect(page).toHaveURL((url) => url.pathname === '/login');
 });
 
 test('passkeys: a replayed sign-in is refused', async ({ page }) => {
-  const phone = await addAuthenticator(page);
+  await withoutAutofill(page);
+  await addAuthenticator(page);
   await page.goto(localhost('/login'));
   await page.getByRole('button', { name: 'New here? Create an account with a passkey' }).click();
   await expect(page).toHaveURL((url) => url.pathname === '/setup');
@@ -149,12 +166,11 @@ test('passkeys: a replayed sign-in is refused', async ({ page }) => {
     localStorage.clear();
     sessionStorage.clear();
   });
-  await present(phone, false);
   await page.goto(localhost('/login'));
 
   // The browser's own sign-in goes through; the same signed answer sent again is refused.
   const verify = page.waitForRequest((request) => request.url().endsWith('/api/auth/passkey/login/verify'));
-  await signInWithButton(page, phone);
+  await signInWithButton(page);
   const body = (await verify).postData() ?? '';
   await expect(page).toHaveURL((url) => url.pathname === '/setup');
   const replay = await page.request.post(localhost('/api/auth/passkey/login/verify'), {
@@ -163,4 +179,79 @@ test('passkeys: a replayed sign-in is refused', async ({ page }) => {
   });
   expect(replay.status()).toBe(400);
   expect(((await replay.json()) as { message: string }).message).toEqual(expect.any(String));
+});
+
+/** The code of the newest message to `email` in the development mailbox (GET /api/dev/mail/latest). */
+async function codeSentTo(page: Page, email: string): Promise<string> {
+  let code = '';
+  await expect(async () => {
+    const res = await page.request.get(`/api/dev/mail/latest?to=${encodeURIComponent(email)}`);
+    expect(res.status()).toBe(200);
+    code = ((await res.json()) as { code: string }).code;
+  }).toPass({ timeout: 10_000 });
+  return code;
+}
+
+test('email: a new address signs up by code, then signs in again by a new code to the same account', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const email = `e2e.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Email me a sign-in code' }).click();
+  const codeField = page.getByLabel(/Enter the 6-digit code we sent to/);
+  await expect(codeField).toBeVisible();
+  expect(await codeField.evaluate((field) => field === document.activeElement)).toBe(true);
+  // A wrong code first: a sentence under the field, still on the login screen.
+  const code = await codeSentTo(page, email);
+  await codeField.fill(code === '000000' ? '111111' : '000000');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect(page.getByTestId('email-sign-in-problem')).toContainText('tries left');
+  await codeField.fill(code);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  // A new account sets up first.
+  await expect(page).toHaveURL((url) => url.pathname === '/setup');
+  const me = await session(page);
+  await updateUser({ page, name: 'Email Person', id: me.userId, token: me.token }, { setupComplete: true });
+
+  await page.goto('/profile');
+  await expect(ways(page).filter({ hasText: email })).toHaveCount(1);
+  await logOut(page);
+  await page.getByLabel('Email').fill(email.toUpperCase());
+  await page.getByRole('button', { name: 'Email me a sign-in code' }).click();
+  await expect(page.getByLabel(/Enter the 6-digit code we sent to/)).toBeVisible();
+  const second = await codeSentTo(page, email);
+  expect(second).not.toBe(code);
+  await page.getByLabel(/Enter the 6-digit code we sent to/).fill(second);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+  expect((await session(page)).userId).toBe(me.userId);
+  await screenshotForDocs(page, 'signed-in-by-email');
+});
+
+test('Bluesky: "Continue with Bluesky" makes an account with the verified handle, and opens it again', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const handle = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.test`;
+  const signInWithBluesky = async () => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Continue with Bluesky' }).click();
+    await page.getByLabel('Your Bluesky handle').fill(`@${handle}`);
+    await page.getByRole('button', { name: 'Continue with Bluesky' }).click();
+  };
+  await signInWithBluesky();
+  // Through the stand-in's authorization server and back: a new account sets up first.
+  await expect(page).toHaveURL((url) => url.pathname === '/setup');
+  const me = await session(page);
+  await updateUser({ page, name: 'Sky Person', id: me.userId, token: me.token }, { setupComplete: true });
+  await page.goto('/profile');
+  await expect(page.getByTestId('bluesky-card').getByTestId('bluesky-state')).toHaveText(`Linked as @${handle}`);
+  await expect(ways(page).filter({ hasText: `@${handle}` })).toHaveCount(1);
+  await logOut(page);
+
+  await signInWithBluesky();
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+  expect((await session(page)).userId).toBe(me.userId);
 });

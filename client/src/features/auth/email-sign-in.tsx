@@ -1,6 +1,6 @@
 import { EMAIL_CODE_LENGTH } from '@shared/schemas/sign-in';
 import { Mail } from 'lucide-react';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
@@ -32,6 +32,10 @@ export function EmailSignIn({ passkeyAutofill }: { passkeyAutofill: boolean }) {
   const [busy, setBusy] = useState<'send' | 'verify' | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const codeInput = useRef<HTMLInputElement>(null);
+  // The code is the next thing to type: focused as its step appears (also for screen readers).
+  useEffect(() => {
+    if (sentTo) codeInput.current?.focus();
+  }, [sentTo]);
 
   const send = async (address: string) => {
     if (!address.trim()) {
@@ -48,7 +52,6 @@ export function EmailSignIn({ passkeyAutofill }: { passkeyAutofill: boolean }) {
         title: 'Code sent',
         description: `Check your inbox. The code works for ${sent.expiresInMinutes} minutes.`,
       });
-      requestAnimationFrame(() => codeInput.current?.focus());
     } catch (error) {
       setProblem(problemOf(error, 'We could not send a code. Please try again.'));
     } finally {

@@ -14,7 +14,13 @@ describe('Login screen', () => {
   });
 
   it('shows the title, the provider button, the storage reset and the dev section', async () => {
-    mockFetch((url) => jsonResponse(url === '/api/auth/methods' ? { passkey: false, email: false, bluesky: false, spotify: true, devLogin: true } : {}));
+    mockFetch((url) =>
+      jsonResponse(
+        url === '/api/auth/methods'
+          ? { passkey: false, email: false, bluesky: false, spotify: true, devLogin: true }
+          : {},
+      ),
+    );
     renderApp('/login');
     await screen.findByRole('heading', { name: 'PodMatch', level: 1 });
     await screen.findByRole('button', { name: 'Continue with Spotify' });
@@ -26,7 +32,13 @@ describe('Login screen', () => {
   });
 
   it('offers no Spotify button on a server without Spotify credentials, and no dev section outside development', async () => {
-    mockFetch((url) => jsonResponse(url === '/api/auth/methods' ? { passkey: false, email: false, bluesky: false, spotify: false, devLogin: false } : {}));
+    mockFetch((url) =>
+      jsonResponse(
+        url === '/api/auth/methods'
+          ? { passkey: false, email: false, bluesky: false, spotify: false, devLogin: false }
+          : {},
+      ),
+    );
     renderApp('/login');
     await screen.findByRole('heading', { name: 'PodMatch', level: 1 });
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Login as Developer' })).toBeNull());
@@ -188,7 +200,10 @@ describe('Login screen: ways in', () => {
       if (url === '/api/auth/email/verify' && init.method === 'POST') {
         tries++;
         if (tries === 1) {
-          return jsonResponse({ error: 'bad_request', message: 'That code is not right. 4 tries left.' }, { status: 400 });
+          return jsonResponse(
+            { error: 'bad_request', message: 'That code is not right. 4 tries left.' },
+            { status: 400 },
+          );
         }
         return jsonResponse({ token: 'tok-44', user });
       }
@@ -199,6 +214,7 @@ describe('Login screen: ways in', () => {
     fireEvent.change(await screen.findByLabelText('Email'), { target: { value: ' Mo@Example.com ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Email me a sign-in code' }));
     const codeField = await screen.findByLabelText(/Enter the 6-digit code we sent to/);
+    await waitFor(() => expect(document.activeElement).toBe(codeField));
     expect(fetchMock.mock.calls.find(([url]) => url === '/api/auth/email/code')?.[1]?.body).toBe(
       '{"email":"Mo@Example.com"}',
     );
