@@ -1,7 +1,7 @@
 import { APP_NAME, APP_TAGLINE } from '@shared/constants';
 import { useQuery } from '@tanstack/react-query';
-import { Headphones } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { ChevronDown, Headphones } from 'lucide-react';
+import { useState } from 'react';
 import { BlueskySignIn } from './bluesky-sign-in';
 import { ClearStorageButton } from './clear-storage-button';
 import { DevLoginForm } from './dev-login-form';
@@ -38,9 +38,12 @@ function Divider() {
 function LostPasskeyHelp({ email, bluesky, spotify }: { email: boolean; bluesky: boolean; spotify: boolean }) {
   const others = [bluesky ? 'Bluesky' : null, spotify ? 'Spotify' : null].filter(Boolean).join(' or ');
   return (
-    <details className="rounded-2xl border border-white/10 bg-white/[0.02] px-4 py-3 text-sm text-zinc-300">
-      <summary className="cursor-pointer font-medium text-zinc-200">Lost your passkey?</summary>
-      <div className="mt-2 grid gap-2 text-xs leading-relaxed text-zinc-400">
+    <details className="rounded-2xl border border-white/10 bg-white/[0.02] px-4 text-sm text-zinc-300">
+      <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between font-medium text-zinc-200">
+        Lost your passkey?
+        <ChevronDown aria-hidden="true" className="size-4 text-zinc-400" />
+      </summary>
+      <div className="grid gap-2 pb-3 text-xs leading-relaxed text-zinc-400">
         {email ? <p>If your account has an email address, enter it above: we send you a code and you are in.</p> : null}
         {others ? <p>If you linked {others} to your account, continue with it.</p> : null}
         <p>
@@ -60,8 +63,7 @@ export function LoginScreen() {
   // Only what works here: each way in shows once the server says it offers it.
   const { data: methods, isError } = useSignInMethods();
   const [passkeyProblem, setPasskeyProblem] = useState<string | null>(null);
-  const reportAutofill = useCallback((message: string) => setPasskeyProblem(message), []);
-  const autofill = usePasskeyAutofill(Boolean(methods?.passkey), reportAutofill);
+  const autofill = usePasskeyAutofill(Boolean(methods?.passkey));
 
   return (
     <main className="relative flex min-h-dvh flex-col items-center justify-center overflow-hidden px-6 py-12">

@@ -22,33 +22,30 @@ export function passkeyProblem(error: unknown): string | null {
 
 /**
  * Waits for a passkey picked from the email field's autofill (conditional mediation) while the
- * screen is open; answers whether the browser offers it, so the field can ask for it.
+ * screen is open; answers whether the browser offers it, so the field can ask for it. It works in
+ * the background: a failure says nothing (the buttons remain, and say why when pressed).
  */
-export function usePasskeyAutofill(enabled: boolean, onProblem: (message: string) => void): boolean {
+export function usePasskeyAutofill(enabled: boolean): boolean {
   const complete = useCompleteSignIn();
   const [supported, setSupported] = useState(false);
   useEffect(() => {
     if (!enabled) return;
     let live = true;
     void (async () => {
-      const requests = await preloadAuthRequests();
-      if (!(await requests.passkeyAutofillSupported()) || !live) return;
-      setSupported(true);
       try {
+        const requests = await preloadAuthRequests();
+        if (!(await requests.passkeyAutofillSupported()) || !live) return;
+        setSupported(true);
         const signedIn = await requests.requestPasskeySignIn({ autofill: true });
         if (live) complete(signedIn);
-      } catch (error) {
-        // Aborted by a button's ceremony or by leaving the screen: nothing to say.
-        const name = (error as { name?: string } | null)?.name;
-        if (live && name !== 'AbortError' && name !== 'NotAllowedError') {
-          onProblem(passkeyProblem(error) ?? '');
-        }
+      } catch {
+        // Aborted by a button's ceremony or by leaving the screen, or refused: the buttons remain.
       }
     })();
     return () => {
       live = false;
     };
-  }, [enabled, complete, onProblem]);
+  }, [enabled, complete]);
   return supported;
 }
 

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { api } from '@shared/index';
 import { Router } from 'express';
 import type { AppDeps } from '../../app-deps';
@@ -10,8 +11,10 @@ export function authRoutes(deps: AppDeps): Router {
   const router = Router();
 
   // Why a method is off is in the server's log at start and in docs/auth.md, not on the login screen.
-  mount(router, api.signInMethods, async () => ({
-    passkey: deps.config.passkeys !== null,
+  mount(router, api.signInMethods, async ({ req }) => ({
+    // Without PUBLIC_URL the relying party is the host the browser asked for, and WebAuthn takes no
+    // IP address for one: a page opened at 127.0.0.1 offers no passkeys (localhost does).
+    passkey: deps.config.passkeys !== null && (deps.config.passkeys.rpId !== undefined || net.isIP(req.hostname) === 0),
     email: deps.config.mail.smtpUrl !== undefined || deps.config.mail.devMailDir !== undefined,
     bluesky: deps.bluesky !== null,
     spotify: deps.config.spotify.configured,

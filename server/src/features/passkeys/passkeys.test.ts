@@ -283,6 +283,14 @@ describe('Passkeys (WebAuthn) with a software authenticator', () => {
     }
   });
 
+  it('the login screen offers passkeys on a host name, not on an IP address (without PUBLIC_URL)', async () => {
+    const byIp = await fetch(`${server.url.replace('localhost', '127.0.0.1')}/api/auth/methods`);
+    expect(((await byIp.json()) as { passkey: boolean }).passkey).toBe(false);
+    const byName = await server.call('GET', '/api/auth/methods');
+    expect(new URL(server.url).hostname).toBe('localhost');
+    expect(byName.json.passkey).toBe(true);
+  });
+
   it('in production without PUBLIC_URL, passkeys answer 503 with a sentence and the login screen does not offer them', async () => {
     const production = await startTestServer({ NODE_ENV: 'production' });
     try {
