@@ -342,8 +342,44 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
       { ...process.env, ATPROTO_STAND_IN_PORT: String(atprotoPort) },
       runDir,
     );
-    apps.push(...servers, startAppProcess('worker', env, runDir), spotify, atproto);
+    // Mail goes through a real SMTP server (scripts/smtp-stand-in.ts) for the production server below.
+    const smtpPort = await freePort();
+    const smtpHttpPort = await freePort();
+    const smtp = startAppProcess(
+      'smtp-stand-in',
+      { ...process.env, SMTP_STAND_IN_PORT: String(smtpPort), SMTP_STAND_IN_HTTP_PORT: String(smtpHttpPort) },
+      runDir,
+    );
+    // One server as a deployment runs it (client/e2e/production.spec.ts): NODE_ENV=production, a
+    // PUBLIC_URL (the passkeys' relying party), mail through SMTP, no development login, no Spotify.
+    const productionPort = await freePort();
+    const productionUrl = `http://localhost:${productionPort}`;
+    const production = startAppProcess(
+      'server',
+      {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        PORT: String(productionPort),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: productionUrl,
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: redisUrl,
+        MEDIA_DIR: env.MEDIA_DIR,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_SCALE: '100',
+        TOKEN_ENCRYPTION_KEY: env.TOKEN_ENCRYPTION_KEY,
+        IMAGE_PROXY_KEY: env.IMAGE_PROXY_KEY,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        MAIL_FROM: 'PodMatch <no-reply@podmatch.test>',
+      },
+      runDir,
+      'server-production',
+    );
+    apps.push(...servers, startAppProcess('worker', env, runDir), spotify, atproto, smtp, production);
     await Promise.all(servers.map((s, i) => waitForHealthy(`http://127.0.0.1:${serverPorts[i]}`, s.child)));
+    await waitForUrl(`${productionUrl}/api/auth/methods`, production.child);
+    await waitForUrl(`http://127.0.0.1:${smtpHttpPort}/latest`, smtp.child);
     // Its own process: this one's event loop is blocked while Playwright runs.
     const proxy = startAppProcess(
       'local-proxy',
@@ -372,6 +408,8 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
       {
         ...process.env,
         E2E_BASE_URL: baseUrl,
+        E2E_PRODUCTION_URL: productionUrl,
+        E2E_SMTP_MESSAGES_URL: `http://127.0.0.1:${smtpHttpPort}/latest?to=`,
         // For the feed fixture (client/e2e/helpers.ts shareAShow).
         E2E_DATABASE_URL: databaseUrl,
         PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile,

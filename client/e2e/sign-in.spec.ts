@@ -1,6 +1,6 @@
-import { type CDPSession, expect, type Page, test } from '@playwright/test';
-import { STORAGE_KEYS } from '../../shared/src/constants';
+import { expect, type Page, test } from '@playwright/test';
 import { screenshotForDocs, toasts, updateUser } from './helpers';
+import { addAuthenticator, session, signInWithButton, withoutAutofill } from './sign-in-helpers';
 
 // Sign-in for everyone (docs/auth.md) in Chromium. Passkeys use a virtual authenticator (the Chrome
 // DevTools Protocol's WebAuthn domain) and need a host name, not an IP (WebAuthn refuses IP
@@ -11,52 +11,6 @@ function localhost(path: string): string {
   const base = new URL(test.info().project.use.baseURL ?? '');
   base.hostname = 'localhost';
   return new URL(path, base).href;
-}
-
-interface Authenticator {
-  cdp: CDPSession;
-  id: string;
-}
-
-/**
- * A platform authenticator (like a phone's or laptop's) that holds passkeys and verifies its user;
- * it answers every request at once, the email field's autofill (conditional mediation) included.
- */
-async function addAuthenticator(page: Page, { cdp }: { cdp?: CDPSession } = {}) {
-  const session = cdp ?? (await page.context().newCDPSession(page));
-  await session.send('WebAuthn.enable');
-  const { authenticatorId } = await session.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp: session, id: authenticatorId } satisfies Authenticator;
-}
-
-/**
- * A browser without passkey autofill: the virtual authenticator would answer the email field's
- * waiting request (conditional mediation) by itself, racing the button these tests press.
- */
-async function withoutAutofill(page: Page) {
-  await page.addInitScript(() => {
-    if (window.PublicKeyCredential) PublicKeyCredential.isConditionalMediationAvailable = async () => false;
-  });
-}
-
-async function signInWithButton(page: Page) {
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-}
-
-async function session(page: Page): Promise<{ token: string; userId: number }> {
-  const token = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.token);
-  const userId = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.userId);
-  expect(token).toBeTruthy();
-  return { token: token ?? '', userId: Number(userId) };
 }
 
 async function logOut(page: Page) {

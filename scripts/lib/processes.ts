@@ -27,6 +27,7 @@ const ENTRIES = {
   worker: 'worker/src/main.ts',
   'spotify-stand-in': 'scripts/spotify-stand-in.ts',
   'bluesky-stand-in': 'scripts/bluesky-stand-in.ts',
+  'smtp-stand-in': 'scripts/smtp-stand-in.ts',
   'local-proxy': 'scripts/local-proxy.ts',
 } as const;
 

@@ -34,7 +34,7 @@ export class SmtpStandIn {
   ) {}
 
   /** Listens on a free local port; with `auth`, only those credentials may send (AUTH PLAIN/LOGIN). */
-  static async start(auth?: { user: string; pass: string }): Promise<SmtpStandIn> {
+  static async start(auth?: { user: string; pass: string }, port = 0): Promise<SmtpStandIn> {
     let standIn: SmtpStandIn | undefined;
     const server = new SMTPServer({
       // A plain local connection: no STARTTLS to offer (nodemailer would try it with a self-signed certificate).
@@ -74,11 +74,11 @@ export class SmtpStandIn {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(port, '127.0.0.1', () => resolve());
     });
-    const { port } = server.server.address() as AddressInfo;
+    const { port: listening } = server.server.address() as AddressInfo;
     const credentials = auth ? `${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@` : '';
-    standIn = new SmtpStandIn(server, `smtp://${credentials}127.0.0.1:${port}`);
+    standIn = new SmtpStandIn(server, `smtp://${credentials}127.0.0.1:${listening}`);
     return standIn;
   }
 
