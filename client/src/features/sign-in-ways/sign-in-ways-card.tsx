@@ -333,8 +333,8 @@ export function SignInWaysCard({ userId, passkeys, email }: { userId: number; pa
           onConfirmed={() => {
             const next = confirming;
             setConfirming(null);
-            // The server now counts this login as fresh; the list's freshUntil follows on the next read.
-            show(null);
+            // The server now counts this login as fresh; the action's answer brings the new list
+            // and its freshUntil (a read started now could land after it with the old list).
             void attempt(next);
           }}
         />
