@@ -7,8 +7,22 @@ import { SignInWaysCard } from './sign-in-ways-card';
 
 const WAYS: SignInWays = {
   ways: [
-    { id: 1, kind: 'passkey', label: 'Chrome on Linux', createdAt: '2026-11-01T10:00:00Z', lastUsedAt: null, backedUp: true },
-    { id: 2, kind: 'email', label: 'mo@example.com', createdAt: '2026-11-01T10:00:00Z', lastUsedAt: null, backedUp: null },
+    {
+      id: 1,
+      kind: 'passkey',
+      label: 'Chrome on Linux',
+      createdAt: '2026-11-01T10:00:00Z',
+      lastUsedAt: null,
+      backedUp: true,
+    },
+    {
+      id: 2,
+      kind: 'email',
+      label: 'mo@example.com',
+      createdAt: '2026-11-01T10:00:00Z',
+      lastUsedAt: null,
+      backedUp: null,
+    },
   ],
   freshUntil: null,
 };

@@ -238,34 +238,37 @@ export function SignInWaysCard({ userId, passkeys, email }: { userId: number; pa
                 </form>
               ) : (
                 <>
-                  <div className="min-w-0 flex-1">
+                  {/* At least 9rem for the name: the buttons go to a line of their own on a phone. */}
+                  <div className="min-w-[9rem] flex-1">
                     <p className="truncate text-sm font-medium text-zinc-100" title={way.label}>
                       {way.label}
                     </p>
                     <p className="truncate text-xs text-zinc-400">{detailOf(way)}</p>
                   </div>
-                  {way.kind === 'passkey' && way.id !== null ? (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      aria-label={`Rename ${way.label}`}
-                      onClick={() => setRenaming({ wayId: way.id as number, name: way.label })}
-                    >
-                      Rename
-                    </Button>
-                  ) : null}
-                  {(way.kind === 'passkey' || way.kind === 'email') && removable ? (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      aria-label={`Remove ${way.label}`}
-                      disabled={busy !== null}
-                      onClick={() => remove(way)}
-                    >
-                      {busy === `remove-${way.id}` ? <Spinner /> : null}
-                      Remove
-                    </Button>
-                  ) : null}
+                  <div className="ml-auto flex gap-1">
+                    {way.kind === 'passkey' && way.id !== null ? (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        aria-label={`Rename ${way.label}`}
+                        onClick={() => setRenaming({ wayId: way.id as number, name: way.label })}
+                      >
+                        Rename
+                      </Button>
+                    ) : null}
+                    {(way.kind === 'passkey' || way.kind === 'email') && removable ? (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        aria-label={`Remove ${way.label}`}
+                        disabled={busy !== null}
+                        onClick={() => remove(way)}
+                      >
+                        {busy === `remove-${way.id}` ? <Spinner /> : null}
+                        Remove
+                      </Button>
+                    ) : null}
+                  </div>
                 </>
               )}
             </li>
