@@ -351,7 +351,8 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
       runDir,
     );
     // One server as a deployment runs it (client/e2e/production.spec.ts): NODE_ENV=production, a
-    // PUBLIC_URL (the passkeys' relying party), mail through SMTP, no development login, no Spotify.
+    // PUBLIC_URL (the passkeys' relying party), mail through SMTP, Bluesky, no development login, no
+    // Spotify.
     const productionPort = await freePort();
     const productionUrl = `http://localhost:${productionPort}`;
     const production = startAppProcess(
@@ -372,6 +373,11 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
         IMAGE_PROXY_KEY: env.IMAGE_PROXY_KEY,
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         MAIL_FROM: 'PodMatch <no-reply@podmatch.test>',
+        // Bluesky through the AT Protocol stand-in: the loopback client (PUBLIC_URL is on this
+        // machine), and the stand-in's plain-http loopback address allowed as for a staging PDS.
+        ATPROTO_PLC_URL: atprotoUrl,
+        ATPROTO_HANDLE_RESOLVER: atprotoUrl,
+        ATPROTO_ALLOW_PRIVATE_ADDRESSES: 'true',
       },
       runDir,
       'server-production',

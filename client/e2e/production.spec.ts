@@ -2,8 +2,8 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { addAuthenticator, session, signInWithButton, withoutAutofill } from './sign-in-helpers';
 
 // A server as a deployment runs it (started by the e2e tier of scripts/test.ts): NODE_ENV=production,
-// PUBLIC_URL set (the passkeys' relying party), mail through a real SMTP server, no development
-// login. Each person comes from a fresh browser and reaches the feed.
+// PUBLIC_URL set (the passkeys' relying party), mail through a real SMTP server, Bluesky through the
+// AT Protocol stand-in, no development login. Each person comes from a fresh browser and reaches the feed.
 const PRODUCTION = process.env.E2E_PRODUCTION_URL ?? '';
 const MESSAGES = process.env.E2E_SMTP_MESSAGES_URL ?? '';
 if (!PRODUCTION || !MESSAGES)
@@ -31,14 +31,14 @@ async function finishSetup(page: Page, name: string) {
   return me;
 }
 
-test('the login screen offers passkeys and email, and the development login is a 404', async ({ browser }) => {
+test('the login screen offers passkeys, email and Bluesky, and the development login is a 404', async ({ browser }) => {
   const { context, page } = await freshBrowser(browser);
   try {
     const methods = await page.request.get(at('/api/auth/methods'));
     expect(await methods.json()).toEqual({
       passkey: true,
       email: true,
-      bluesky: false,
+      bluesky: true,
       spotify: false,
       devLogin: false,
     });
@@ -48,6 +48,7 @@ test('the login screen offers passkeys and email, and the development login is a
     await page.goto(at('/login'));
     await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Email me a sign-in code' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Continue with Bluesky' })).toBeVisible();
     await expect(page.getByText('Development mode')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Continue with Spotify' })).toHaveCount(0);
   } finally {
@@ -113,5 +114,37 @@ test('production: an email code through SMTP signs up and reaches the feed', asy
     await finishSetup(page, 'Prod Email');
   } finally {
     await context.close();
+  }
+});
+
+test('production: "Continue with Bluesky" signs up through the AT Protocol server and reaches the feed', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const handle = `prod-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.test`;
+  const signInWithBluesky = async (page: Page) => {
+    await page.goto(at('/login'));
+    await page.getByRole('button', { name: 'Continue with Bluesky' }).click();
+    await page.getByLabel('Your Bluesky handle').fill(handle);
+    await page.getByRole('button', { name: 'Continue with Bluesky' }).click();
+  };
+  const first = await freshBrowser(browser);
+  let userId = 0;
+  try {
+    await signInWithBluesky(first.page);
+    await expect(first.page).toHaveURL((url) => url.origin === new URL(PRODUCTION).origin && url.pathname === '/setup');
+    userId = (await finishSetup(first.page, 'Prod Sky')).userId;
+  } finally {
+    await first.context.close();
+  }
+  // The same DID from another fresh browser opens the same account, straight to the feed.
+  const second = await freshBrowser(browser);
+  try {
+    await signInWithBluesky(second.page);
+    await expect(second.page).toHaveURL((url) => url.pathname === '/');
+    await expect(second.page.getByTestId('user-display-name')).toHaveText('Prod Sky');
+    expect((await session(second.page)).userId).toBe(userId);
+  } finally {
+    await second.context.close();
   }
 });

@@ -43,3 +43,41 @@ describe('HOST', () => {
     }
   });
 });
+
+describe('Bluesky (AT Protocol) client', () => {
+  const bluesky = (env: Record<string, string | undefined>) =>
+    loadConfig(testEnv({ TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), ...env })).bluesky;
+
+  it('is the loopback client outside production, and in production only on this machine', () => {
+    expect(bluesky({ NODE_ENV: 'development', PUBLIC_URL: undefined }).client.kind).toBe('loopback');
+    expect(bluesky({ NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:8080' }).client.kind).toBe('loopback');
+    expect(bluesky({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:8080/' }).client.kind).toBe('loopback');
+    expect(bluesky({ NODE_ENV: 'production', PUBLIC_URL: 'http://podmatch.example' }).client).toEqual({
+      kind: 'unavailable',
+      reason: 'Linking Bluesky is not set up on this server yet.',
+    });
+    expect(bluesky({ NODE_ENV: 'production', PUBLIC_URL: undefined }).client.kind).toBe('unavailable');
+  });
+
+  it('refuses AT Protocol servers on private addresses or plain http in production unless the operator allows them', () => {
+    expect(bluesky({ NODE_ENV: 'development' }).allowHttp).toBe(true);
+    expect(bluesky({ NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:8080' }).allowHttp).toBe(false);
+    expect(
+      bluesky({ NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:8080', ATPROTO_ALLOW_PRIVATE_ADDRESSES: 'true' })
+        .allowHttp,
+    ).toBe(true);
+    expect(() => bluesky({ NODE_ENV: 'production', ATPROTO_ALLOW_PRIVATE_ADDRESSES: 'yes please' })).toThrow(
+      /ATPROTO_ALLOW_PRIVATE_ADDRESSES/,
+    );
+  });
+});
+
+describe('empty settings', () => {
+  it('count as unset (docker compose passes empty strings for unset names)', () => {
+    const config = loadConfig(testEnv({ NODE_ENV: 'production', SMTP_URL: '', PUBLIC_URL: '', HOST: '' }));
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.bluesky.client.kind).toBe('unavailable');
+    expect(config.mail.smtpUrl).toBeUndefined();
+    expect(() => loadConfig(testEnv({ SMTP_URL: 'not a url' }))).toThrow(/SMTP_URL/);
+  });
+});

@@ -94,7 +94,7 @@ const EnvSchema = ImageProxyEnvSchema.extend({
   SMTP_URL: z
     .string()
     .url()
-    .refine((text) => /^smtps?:$/.test(new URL(text).protocol), 'an smtp:// or smtps:// URL')
+    .refine((text) => URL.canParse(text) && /^smtps?:$/.test(new URL(text).protocol), 'an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().trim().min(3).default('PodMatch <no-reply@podmatch.local>'),
   MAIL_DIR: z.string().default('.data/mail'),

@@ -14,6 +14,15 @@ const AtprotoEnvSchema = z.object({
   ATPROTO_HANDLE_RESOLVER: z.string().url().optional(),
   /** The callback URL registered in the client metadata; defaults from PUBLIC_URL or the local port. */
   ATPROTO_CALLBACK_URL: z.string().url().optional(),
+  /**
+   * AT Protocol servers on private or loopback addresses, custom ports and plain http are refused in
+   * production (anyone's DID document could point this server at internal hosts). `true` accepts
+   * them, for a staging deployment against a self-hosted PDS; never on a public server.
+   */
+  ATPROTO_ALLOW_PRIVATE_ADDRESSES: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 
 import { BLUESKY_CALLBACK_PATH, BLUESKY_JWKS_PATH, BLUESKY_METADATA_PATH } from '@shared/api/bluesky';
@@ -25,7 +34,10 @@ export const BLUESKY_SCOPE = 'atproto';
 export type AtprotoClientKind =
   /** https PUBLIC_URL and a key: client metadata and JWKS served here, private_key_jwt. */
   | { kind: 'web'; publicUrl: string; privateKey: string }
-  /** Development and tests: the AT Protocol loopback client (http://localhost client id, no key). */
+  /**
+   * Development, tests, and a production build run on one's own machine (an http://localhost or
+   * 127.0.0.1 PUBLIC_URL): the AT Protocol loopback client (http://localhost client id, no key).
+   */
   | { kind: 'loopback' }
   /** Production without an https PUBLIC_URL and key: linking answers 503 with the reason. */
   | { kind: 'unavailable'; reason: string };
@@ -35,7 +47,10 @@ export interface AtprotoConfig {
   callbackUrl: string;
   plcUrl: string;
   handleResolver: string | null;
-  /** http:// AT Protocol services on localhost (the stand-in) are accepted outside production only. */
+  /**
+   * http:// AT Protocol services on private addresses (the stand-in) are accepted outside production,
+   * and in production only with ATPROTO_ALLOW_PRIVATE_ADDRESSES.
+   */
   allowHttp: boolean;
 }
 
@@ -53,10 +68,10 @@ export function loadAtprotoConfig(
       );
     }
     client = { kind: 'web', publicUrl, privateKey: e.ATPROTO_PRIVATE_KEY };
-  } else if (options.isProduction) {
-    client = { kind: 'unavailable', reason: 'Linking Bluesky is not set up on this server yet.' };
-  } else {
+  } else if (!options.isProduction || (publicUrl && isLoopbackOrigin(publicUrl))) {
     client = { kind: 'loopback' };
+  } else {
+    client = { kind: 'unavailable', reason: 'Linking Bluesky is not set up on this server yet.' };
   }
   const callbackUrl =
     e.ATPROTO_CALLBACK_URL ??
@@ -68,6 +83,9 @@ export function loadAtprotoConfig(
     callbackUrl,
     plcUrl: e.ATPROTO_PLC_URL,
     handleResolver: e.ATPROTO_HANDLE_RESOLVER ?? null,
-    allowHttp: !options.isProduction,
+    allowHttp: !options.isProduction || e.ATPROTO_ALLOW_PRIVATE_ADDRESSES,
   };
 }
+
+/** An http origin on this machine (the loopback client's, and development's). */
+export const isLoopbackOrigin = (url: string) => /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(url);

@@ -22,6 +22,7 @@ import {
 } from '@shared/index';
 import type { AppDeps } from '../../app-deps';
 import { decryptSession, encryptSession, forgetLink } from '../../core/bluesky/bluesky-client';
+import { isLoopbackOrigin } from '../../core/bluesky/bluesky-config';
 import { decryptSecret, encryptSecret, secretOwner } from '../../core/crypto/secret-box';
 import { identityOf, type User, UserIdentitySchema, UserSchema } from '../../core/db/entities';
 import { sql } from '../../core/db/sql';
@@ -81,7 +82,7 @@ const HANDLE_INVALID = 'handle.invalid';
 
 /** In development the app may be browsed at localhost while the callback is on 127.0.0.1. */
 function loopbackOrigin(origin: string | undefined): string {
-  return /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin ?? '') ? (origin as string) : '';
+  return origin && isLoopbackOrigin(origin) ? origin : '';
 }
 
 function sessionEnded(error: unknown): boolean {
