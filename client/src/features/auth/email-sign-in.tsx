@@ -1,23 +1,14 @@
 import { EMAIL_CODE_LENGTH } from '@shared/schemas/sign-in';
 import { Mail } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { CodeField, codeProblem } from '@/components/code-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
-import { ApiError } from '@/lib/http';
+import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { useCompleteSignIn } from './use-complete-sign-in';
 import { preloadAuthRequests } from './use-dev-login';
-
-/** The server's sentence for a refused address or code, or a plain one when it sent none. */
-function problemOf(error: unknown, fallback: string): string {
-  if (error instanceof ApiError) {
-    if (error.serverMessage) return error.serverMessage;
-    if (error.status >= 500) return 'Something went wrong on our side. Please try again in a moment.';
-  }
-  if (error instanceof TypeError) return 'You seem to be offline. Check your connection and try again.';
-  return fallback;
-}
 
 /**
  * Email sign-in: an address, then the 6-digit code sent to it. A new address gets an account after
@@ -53,7 +44,7 @@ export function EmailSignIn({ passkeyAutofill }: { passkeyAutofill: boolean }) {
         description: `Check your inbox. The code works for ${sent.expiresInMinutes} minutes.`,
       });
     } catch (error) {
-      setProblem(problemOf(error, 'We could not send a code. Please try again.'));
+      setProblem(errorMessage(error, 'We could not send a code. Please try again.'));
     } finally {
       setBusy(null);
     }
@@ -62,16 +53,17 @@ export function EmailSignIn({ passkeyAutofill }: { passkeyAutofill: boolean }) {
   const verify = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!sentTo) return;
-    if (!new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`).test(code.trim())) {
-      setProblem(`Enter the ${EMAIL_CODE_LENGTH}-digit code from the email.`);
+    const shapeProblem = codeProblem(code);
+    if (shapeProblem) {
+      setProblem(shapeProblem);
       return;
     }
     setBusy('verify');
     setProblem(null);
     try {
-      complete(await (await preloadAuthRequests()).requestEmailSignIn(sentTo, code.trim()));
+      complete(await (await preloadAuthRequests()).requestEmailSignIn(sentTo, code));
     } catch (error) {
-      setProblem(problemOf(error, 'That code did not work. Please try again.'));
+      setProblem(errorMessage(error, 'That code did not work. Please try again.'));
       setBusy(null);
     }
   };
@@ -89,19 +81,12 @@ export function EmailSignIn({ passkeyAutofill }: { passkeyAutofill: boolean }) {
         <label id={`${id}-code-label`} htmlFor={`${id}-code`} className="text-sm text-zinc-300">
           Enter the {EMAIL_CODE_LENGTH}-digit code we sent to <span className="font-semibold text-white">{sentTo}</span>
         </label>
-        <Input
+        <CodeField
           ref={codeInput}
           id={`${id}-code`}
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="\d*"
-          maxLength={EMAIL_CODE_LENGTH}
-          placeholder="123456"
-          className="text-center text-lg tracking-[0.5em]"
           value={code}
-          onChange={(event) => {
-            setCode(event.target.value.replace(/\D/g, '').slice(0, EMAIL_CODE_LENGTH));
+          onValueChange={(digits) => {
+            setCode(digits);
             setProblem(null);
           }}
           aria-invalid={problem ? true : undefined}

@@ -2,24 +2,11 @@ import { KeyRound, UserPlus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { ApiError } from '@/lib/http';
+import { passkeyProblem } from '@/lib/passkey-problem';
 import { useCompleteSignIn } from './use-complete-sign-in';
 import { preloadAuthRequests } from './use-dev-login';
 
 /** A sentence for a passkey ceremony that did not finish: cancelled, refused by the server, or unsupported. */
-export function passkeyProblem(error: unknown): string | null {
-  const name = (error as { name?: string } | null)?.name;
-  // The person closed the browser's dialog, or it timed out: nothing to scold.
-  if (name === 'NotAllowedError' || name === 'AbortError') return 'The passkey request was cancelled or timed out.';
-  if (name === 'InvalidStateError') return 'This device already holds a passkey for this account.';
-  if (name === 'NotSupportedError' || name === 'SecurityError') {
-    return 'This browser cannot use passkeys here. Use an email code instead.';
-  }
-  if (error instanceof ApiError) return error.serverMessage ?? 'The passkey did not work. Please try again.';
-  if (error instanceof TypeError) return 'You seem to be offline. Check your connection and try again.';
-  return 'The passkey did not work. Please try again.';
-}
-
 /**
  * Waits for a passkey picked from the email field's autofill (conditional mediation) while the
  * screen is open; answers whether the browser offers it, so the field can ask for it. It works in

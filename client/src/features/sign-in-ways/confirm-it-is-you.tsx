@@ -1,18 +1,12 @@
 import { EMAIL_CODE_LENGTH, type SignInWay } from '@shared/schemas/sign-in';
 import { KeyRound, Mail, ShieldCheck } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { CodeField, codeProblem } from '@/components/code-field';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/http';
+import { passkeyProblem } from '@/lib/passkey-problem';
 import { confirmWithCode, confirmWithPasskey, sendConfirmationCode } from './sign-in-ways-requests';
-
-/** A passkey ceremony that did not finish, in a sentence (cancelled is not an error to scold). */
-function ceremonyProblem(error: unknown): string {
-  const name = (error as { name?: string } | null)?.name;
-  if (name === 'NotAllowedError' || name === 'AbortError') return 'The passkey request was cancelled or timed out.';
-  return errorMessage(error, 'That did not work. Please try again.');
-}
 
 /**
  * "Confirm it's you" before a way in is added or removed: a passkey of this account or a code sent
@@ -43,7 +37,9 @@ export function ConfirmItIsYou({
       after?.();
     } catch (error) {
       setProblem(
-        kind === 'passkey' ? ceremonyProblem(error) : errorMessage(error, 'That did not work. Please try again.'),
+        kind === 'passkey'
+          ? passkeyProblem(error, 'That did not work. Please try again.')
+          : errorMessage(error, 'That did not work. Please try again.'),
       );
     } finally {
       setBusy(null);
@@ -52,8 +48,9 @@ export function ConfirmItIsYou({
 
   const submitCode = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!/^\d{6}$/.test(code)) {
-      setProblem(`Enter the ${EMAIL_CODE_LENGTH}-digit code from the email.`);
+    const shapeProblem = codeProblem(code);
+    if (shapeProblem) {
+      setProblem(shapeProblem);
       return;
     }
     void run('code', () => confirmWithCode(code), onConfirmed);
@@ -97,14 +94,11 @@ export function ConfirmItIsYou({
           <label htmlFor={`${id}-code`} className="text-xs text-zinc-300">
             The {EMAIL_CODE_LENGTH}-digit code we sent to {email}
           </label>
-          <Input
+          <CodeField
             id={`${id}-code`}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={EMAIL_CODE_LENGTH}
             value={code}
-            onChange={(event) => {
-              setCode(event.target.value.replace(/\D/g, '').slice(0, EMAIL_CODE_LENGTH));
+            onValueChange={(digits) => {
+              setCode(digits);
               setProblem(null);
             }}
           />

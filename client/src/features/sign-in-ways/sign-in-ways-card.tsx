@@ -2,10 +2,12 @@ import { EMAIL_CODE_LENGTH, PASSKEY_NAME_MAX_LENGTH, type SignInWay, type SignIn
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AtSign, KeyRound, Mail, Music2, Plus, ShieldCheck, Terminal } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { CodeField, codeProblem } from '@/components/code-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError, errorMessage } from '@/lib/http';
+import { passkeyProblem } from '@/lib/passkey-problem';
 import { relativeTime } from '@/lib/relative-time';
 import { toast } from '@/lib/toast';
 import { ConfirmItIsYou } from './confirm-it-is-you';
@@ -91,14 +93,7 @@ export function SignInWaysCard({ userId, passkeys, email }: { userId: number; pa
       ) {
         setConfirming(guard);
       } else {
-        const name = (error as { name?: string } | null)?.name;
-        setProblem(
-          name === 'NotAllowedError' || name === 'AbortError'
-            ? 'The passkey request was cancelled or timed out.'
-            : name === 'InvalidStateError'
-              ? 'This device already holds a passkey for your account.'
-              : errorMessage(error, 'That did not work. Please try again.'),
-        );
+        setProblem(passkeyProblem(error, 'That did not work. Please try again.'));
       }
     } finally {
       setBusy(null);
@@ -163,8 +158,9 @@ export function SignInWaysCard({ userId, passkeys, email }: { userId: number; pa
       sendEmailCode(emailStep.address);
       return;
     }
-    if (!/^\d{6}$/.test(emailStep.code)) {
-      setProblem(`Enter the ${EMAIL_CODE_LENGTH}-digit code from the email.`);
+    const shapeProblem = codeProblem(emailStep.code);
+    if (shapeProblem) {
+      setProblem(shapeProblem);
       return;
     }
     setBusy('email-verify');
@@ -289,18 +285,10 @@ export function SignInWaysCard({ userId, passkeys, email }: { userId: number; pa
               <label htmlFor={`${id}-email-code`} className="text-xs text-zinc-300">
                 The {EMAIL_CODE_LENGTH}-digit code we sent to {emailStep.sentTo}
               </label>
-              <Input
+              <CodeField
                 id={`${id}-email-code`}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={EMAIL_CODE_LENGTH}
                 value={emailStep.code}
-                onChange={(event) =>
-                  setEmailStep({
-                    ...emailStep,
-                    code: event.target.value.replace(/\D/g, '').slice(0, EMAIL_CODE_LENGTH),
-                  })
-                }
+                onValueChange={(code) => setEmailStep({ ...emailStep, code })}
               />
             </>
           ) : (

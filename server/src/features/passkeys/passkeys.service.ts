@@ -153,6 +153,32 @@ function refusal(error: unknown): HttpError {
   return badRequest(PASSKEY_TEXTS.failed);
 }
 
+/** What every ceremony is checked against: its challenge, and the origin and relying party it was made for. */
+const expectationsOf = (record: ChallengeRecord) => ({
+  expectedChallenge: record.challenge,
+  expectedOrigin: record.origin,
+  expectedRPID: record.rpId,
+  // 'preferred': a security key without a PIN still makes and uses a passkey (presence is required).
+  requireUserVerification: false,
+});
+
+/** Runs a SimpleWebAuthn verification: a refusal (thrown or not verified) is a 400 sentence. */
+async function verified<T extends { verified: boolean }>(
+  logger: Logger,
+  ceremony: 'registration' | 'assertion',
+  verify: () => Promise<T>,
+): Promise<T & { verified: true }> {
+  let result: T;
+  try {
+    result = await verify();
+  } catch (error) {
+    logger.info(`passkey ${ceremony} refused: ${(error as Error).message}`);
+    throw refusal(error);
+  }
+  if (!result.verified) throw badRequest(PASSKEY_TEXTS.failed);
+  return result as T & { verified: true };
+}
+
 /** A new passkey, checked against its challenge: what to store. */
 export interface NewPasskey {
   credentialId: string;
@@ -168,21 +194,12 @@ export async function verifyNewPasskey(
   record: ChallengeRecord,
   response: Record<string, unknown>,
 ): Promise<NewPasskey> {
-  let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-  try {
-    result = await verifyRegistrationResponse({
+  const result = await verified(logger, 'registration', () =>
+    verifyRegistrationResponse({
       response: response as unknown as RegistrationResponseJSON,
-      expectedChallenge: record.challenge,
-      expectedOrigin: record.origin,
-      expectedRPID: record.rpId,
-      // 'preferred': a security key without a PIN still makes a passkey (presence is required).
-      requireUserVerification: false,
-    });
-  } catch (error) {
-    logger.info(`passkey registration refused: ${(error as Error).message}`);
-    throw refusal(error);
-  }
-  if (!result.verified) throw badRequest(PASSKEY_TEXTS.failed);
+      ...expectationsOf(record),
+    }),
+  );
   const info = result.registrationInfo;
   return {
     credentialId: info.credential.id,
@@ -271,27 +288,20 @@ export async function verifyPasskeyUse(
     : [];
   if (!passkey?.public_key) throw badRequest(PASSKEY_TEXTS.notRegistered);
   if (owner !== undefined && passkey.user_id !== owner) throw badRequest(PASSKEY_TEXTS.otherAccount);
-  let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-  try {
-    result = await verifyAuthenticationResponse({
+  const publicKey = passkey.public_key;
+  const result = await verified(logger, 'assertion', () =>
+    verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
-      expectedChallenge: record.challenge,
-      expectedOrigin: record.origin,
-      expectedRPID: record.rpId,
+      ...expectationsOf(record),
       credential: {
         id: passkey.subject,
-        publicKey: isoBase64URL.toBuffer(passkey.public_key),
+        publicKey: isoBase64URL.toBuffer(publicKey),
         // The counter is checked below, after the signature, in the statement that records it.
         counter: 0,
         transports: parseTransports(passkey.transports),
       },
-      requireUserVerification: false,
-    });
-  } catch (error) {
-    logger.info(`passkey assertion refused: ${(error as Error).message}`);
-    throw refusal(error);
-  }
-  if (!result.verified) throw badRequest(PASSKEY_TEXTS.failed);
+    }),
+  );
   const { newCounter, credentialBackedUp } = result.authenticationInfo;
   const updated = await sql<{ id: number }>(
     em,
