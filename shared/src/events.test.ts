@@ -84,6 +84,24 @@ const message: Message = {
   createdAt: '2025-01-02T00:00:00.000Z',
 };
 
+const notice = {
+  id: 4,
+  kind: 'action',
+  action: {
+    id: 7,
+    kind: 'suspend',
+    reason: 'harassment',
+    rule: 'respect',
+    ruleText: 'Treat people with respect: no harassment, threats or hate.',
+    explanation: 'You sent threatening messages.',
+    endsAt: '2025-01-09T00:00:00.000Z',
+    createdAt: '2025-01-02T00:00:00.000Z',
+  },
+  appeal: null,
+  canAppeal: true,
+  createdAt: '2025-01-02T00:00:00.000Z',
+} as const;
+
 const valid: { [E in ServerEventName]: Parameters<ServerToClientEvents[E]>[0][] } = {
   'user:updated': [user],
   'job:status': [
@@ -102,7 +120,14 @@ const valid: { [E in ServerEventName]: Parameters<ServerToClientEvents[E]>[0][] 
   'badges:unread': [{ unreadMatches: counts }],
   'match:new': [match],
   'match:removed': [{ matchId: 3, intent: 'platonic' }],
-  'session:ended': ['logout', 'expired'],
+  'session:ended': ['logout', 'expired', 'suspended'],
+  'moderation:notice': [
+    { notice, appealToken: null },
+    {
+      notice: { ...notice, kind: 'appealOutcome', appeal: { state: 'reversed', explanation: 'We got it wrong.' } },
+      appealToken: 'x'.repeat(40),
+    },
+  ],
   'connection:closed': ['too_many_connections'],
   'message:new': [message, { ...message, clientId: null }],
   'message:read': [
@@ -146,6 +171,11 @@ const invalid: { [E in ServerEventName]: unknown[] } = {
   'match:new': [{ ...match, intent: 'casual' }, { ...match, matchedUser: undefined }, null],
   'match:removed': [{ matchId: '3', intent: 'platonic' }, { matchId: 3 }, { matchId: 0, intent: 'romantic' }],
   'session:ended': ['kicked', undefined],
+  'moderation:notice': [
+    { notice: { ...notice, kind: 'strike' }, appealToken: null },
+    { notice },
+    { appealToken: null },
+  ],
   'connection:closed': ['logout', undefined, { reason: 'too_many_connections' }],
   'message:new': [
     { ...message, seq: 0 },

@@ -4,6 +4,7 @@ import { ClientMessageIdSchema, MessageContentSchema, MessageSchema } from './sc
 import { IntentSchema } from './schemas/common';
 import { FeedCountsSchema } from './schemas/feed';
 import { MatchViewSchema } from './schemas/matches';
+import { NoticeSchema } from './schemas/moderation';
 import { SelfUserSchema } from './schemas/user';
 
 export * from './events-job-status';
@@ -30,9 +31,12 @@ export const MatchRemovedEventSchema = z.object({
   matchId: z.number().int().positive(),
   intent: IntentSchema,
   /** Why, when the other person's chat should say so; absent: unmatched or blocked. */
-  reason: z.enum(['accountDeleted']).optional(),
+  reason: z.enum(['accountDeleted', 'suspended']).optional(),
 });
 export type MatchRemovedEvent = z.infer<typeof MatchRemovedEventSchema>;
+
+export const NoticeEventSchema = z.object({ notice: NoticeSchema, appealToken: z.string().nullable() });
+export type NoticeEvent = z.infer<typeof NoticeEventSchema>;
 
 export const MessageReadEventSchema = z.object({
   matchId: z.number().int().positive(),
@@ -53,7 +57,8 @@ export type TypingEvent = z.infer<typeof TypingEventSchema>;
 export const PresenceEventSchema = z.object({ userId: z.number().int().positive(), online: z.boolean() });
 export type PresenceEvent = z.infer<typeof PresenceEventSchema>;
 
-export const SessionEndedReasonSchema = z.enum(['logout', 'expired']);
+/** `suspended`: a moderator suspended or banned the account (a 'moderation:notice' came first). */
+export const SessionEndedReasonSchema = z.enum(['logout', 'expired', 'suspended']);
 export type SessionEndedReason = z.infer<typeof SessionEndedReasonSchema>;
 
 /**
@@ -85,6 +90,11 @@ export const serverEvents = {
   'match:removed': MatchRemovedEventSchema,
   /** Sent just before the server disconnects a socket whose session ended. */
   'session:ended': SessionEndedReasonSchema,
+  /**
+   * A moderator acted on this person or decided their appeal: the statement of reasons to show now
+   * (docs/moderation.md). Before a suspension ends the session, it carries the appeal token.
+   */
+  'moderation:notice': NoticeEventSchema,
   /** Sent just before the server disconnects this socket alone; the session stays (do not reconnect by itself). */
   'connection:closed': ConnectionClosedReasonSchema,
   /** A message of one of this person's matches was stored (to both people, every tab; the sender too). */

@@ -16,6 +16,7 @@ export * from './schemas/feed';
 export * from './schemas/health';
 export * from './schemas/jobs';
 export * from './schemas/matches';
+export * from './schemas/moderation';
 export * from './schemas/podcasts';
 export * from './schemas/profile-details';
 export * from './schemas/sign-in';

@@ -16,6 +16,8 @@ export const RATE_LIMIT_TEXTS = {
   emailCodes: 'Too many codes requested. Please wait a few minutes before asking for another one.',
   emailCodesDaily: 'Too many codes were requested today. Please try again tomorrow, or sign in another way.',
   passkeys: 'Too many passkey attempts. Please wait a few minutes and try again.',
+  moderation: 'Too many moderation requests in a short time. Please wait a moment.',
+  appeals: 'You have sent several appeals in a short time. Please wait before sending another.',
 } as const;
 
 /**
@@ -42,5 +44,7 @@ export const RATE_LIMIT_NAMES = [
   'emailCodes',
   'emailCodesDaily',
   'passkeys',
+  'moderation',
+  'appeals',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];

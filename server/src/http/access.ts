@@ -2,7 +2,7 @@
 // Each rule answers what it loaded on the way, so the handler does not load it again. What the
 // rules look up lives in core/access, shared with the features (http/ imports no feature code).
 import type { Access } from '@shared/api';
-import { type Intent, VIDEO_TEXTS } from '@shared/index';
+import { type Intent, type Role, VIDEO_TEXTS } from '@shared/index';
 import type { Request } from 'express';
 import {
   canSee,
@@ -12,6 +12,7 @@ import {
   findVisibleMatch,
   hasComeAcross,
   mayDecideOn,
+  roleOf,
   type VideoProjectRow,
 } from '../core/access';
 import type { MatchRecord } from '../core/matches/decide';
@@ -33,6 +34,8 @@ export interface Granted {
   matchSender: { auth: AuthContext; match: MatchRecord };
   decisionTarget: { auth: AuthContext };
   reportTarget: { auth: AuthContext };
+  moderator: { auth: AuthContext; role: Role };
+  admin: { auth: AuthContext; role: 'admin' };
 }
 
 interface Checked {
@@ -55,6 +58,12 @@ const visibleMatch = async (req: Request, matchId: number, viewerId: number): Pr
   if (!match) throw notFound('Match not found.');
   return match;
 };
+
+/**
+ * Moderation routes do not exist for anyone without the role: the same 404 as an unknown path
+ * (http/error-handler.ts apiNotFound), signed in or not.
+ */
+const noSuchRoute = (req: Request) => notFound(`No such endpoint: ${req.method} ${req.path}`);
 
 /** The path's user must be the caller: 403, since who the path names is no secret to its caller. */
 const ownPath = (auth: AuthContext, params: Record<string, unknown>) => {
@@ -116,5 +125,15 @@ export const rules: { [A in Access]: Rule<A> } = {
     if (body.reportedId === auth.userId) throw badRequest('You cannot report yourself.');
     if (!(await hasComeAcross(req.em, auth.userId, body.reportedId as number))) throw notFound('User not found.');
     return { auth };
+  },
+  moderator: async (req) => {
+    const role = req.auth ? await roleOf(req.em, req.auth.userId) : null;
+    if (!req.auth || !role) throw noSuchRoute(req);
+    return { auth: req.auth, role };
+  },
+  admin: async (req) => {
+    const role = req.auth ? await roleOf(req.em, req.auth.userId) : null;
+    if (!req.auth || role !== 'admin') throw noSuchRoute(req);
+    return { auth: req.auth, role };
   },
 };

@@ -134,6 +134,17 @@ export const RATE_LIMIT_POLICIES = {
     perIp: { points: 300, seconds: minutes(10) },
     message: RATE_LIMIT_TEXTS.passkeys,
   },
+  /** A moderator working a busy queue reads and acts a few times a minute; a script would not stop there. */
+  moderation: {
+    perUser: { points: 300, seconds: minutes(5) },
+    perIp: { points: 3000, seconds: minutes(5) },
+    message: RATE_LIMIT_TEXTS.moderation,
+  },
+  appeals: {
+    perUser: { points: 5, seconds: minutes(60) },
+    perIp: { points: 50, seconds: minutes(60) },
+    message: RATE_LIMIT_TEXTS.appeals,
+  },
 } satisfies Record<RateLimitName, Policy>;
 
 export type LimitName = RateLimitName;

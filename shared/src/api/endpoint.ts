@@ -48,6 +48,9 @@ export const BinarySchema = z.void();
  * - reportTarget (a report): the body's `reportedId` is someone the caller has come across: in their
  *   candidates (the feed, any intent), a match of theirs in any state, or someone they blocked (404
  *   otherwise), so nobody can report ids they never saw. The body is validated before this rule.
+ * - moderator: the caller holds the moderator or admin role (docs/moderation.md); everyone else,
+ *   signed in or not, gets the 404 of a route that does not exist.
+ * - admin: the caller holds the admin role; everyone else gets that 404.
  */
 export type Access =
   | 'public'
@@ -59,7 +62,9 @@ export type Access =
   | 'videoProjectOwner'
   | 'matchSender'
   | 'decisionTarget'
-  | 'reportTarget';
+  | 'reportTarget'
+  | 'moderator'
+  | 'admin';
 
 /** The path parameter each access rule reads. */
 export const ACCESS_PARAM = {
@@ -73,6 +78,8 @@ export const ACCESS_PARAM = {
   matchSender: null,
   decisionTarget: null,
   reportTarget: null,
+  moderator: null,
+  admin: null,
 } as const satisfies Record<Access, string | null>;
 type AccessParam = typeof ACCESS_PARAM;
 
@@ -88,6 +95,8 @@ export const ACCESS_BODY = {
   matchSender: ['matchId', 'senderId'],
   decisionTarget: ['user1Id', 'user2Id', 'intent'],
   reportTarget: ['reportedId'],
+  moderator: [],
+  admin: [],
 } as const satisfies Record<Access, readonly string[]>;
 type AccessBody = typeof ACCESS_BODY;
 

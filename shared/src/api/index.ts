@@ -10,6 +10,7 @@ import { feedApi } from './feed';
 import { healthApi } from './health';
 import { identitiesApi } from './identities';
 import { matchesApi } from './matches';
+import { moderationApi } from './moderation';
 import { passkeysApi } from './passkeys';
 import { podcastsApi } from './podcasts';
 import { profilesApi } from './profiles';
@@ -37,6 +38,7 @@ export const api = {
   ...videosApi,
   ...artworkApi,
   ...devMailApi,
+  ...moderationApi,
 } as const;
 
 export type Api = typeof api;

@@ -9,4 +9,5 @@ export {
   hasComeAcross,
   liveMutualMatch,
   mayDecideOn,
+  roleOf,
 } from './lookups';

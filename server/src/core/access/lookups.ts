@@ -3,7 +3,7 @@
 // socket checks a match as REST does), so a rule and its feature cannot drift apart. They answer
 // data (a row, null, a boolean); the caller decides what a refusal looks like.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Intent } from '@shared/index';
+import type { Intent, Role } from '@shared/index';
 import { blockedEitherWay, sql } from '../db/sql';
 import type { MatchRecord } from '../matches/decide';
 import { LIBRARY_ENTRY_SELECT, type LibraryRow } from '../presenters/podcast.presenter';
@@ -13,6 +13,12 @@ import { feedContains } from './feed-membership';
 export async function currentIntentOf(em: EntityManager, userId: number): Promise<Intent | null> {
   const [user] = await sql<{ intent: Intent }>(em, 'select intent from users where id = ?', [userId]);
   return user?.intent ?? null;
+}
+
+/** The person's moderation role (docs/moderation.md); null for everyone else. */
+export async function roleOf(em: EntityManager, userId: number): Promise<Role | null> {
+  const [user] = await sql<{ role: Role | null }>(em, 'select role from users where id = ?', [userId]);
+  return user?.role ?? null;
 }
 
 /** The two people's live mutual match in `intent` (not unmatched, no block either way), if any. */

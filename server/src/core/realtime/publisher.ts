@@ -15,6 +15,7 @@ export interface Audiences {
   'match:new': { userId: number };
   'match:removed': { userIds: number[] };
   'session:ended': { sessionIds: number[] };
+  'moderation:notice': { userId: number };
   'connection:closed': never;
   'message:new': { senderId: number; recipientId: number };
   'message:read': { userIds: number[] };
@@ -44,6 +45,7 @@ export const RECIPIENTS: {
   'match:removed': ({ userIds }) => users(userIds),
   // Exactly the sockets of the ended logins.
   'session:ended': ({ sessionIds }) => sessionIds.map((id) => rooms.session(id)),
+  'moderation:notice': ({ userId }) => users([userId]),
   'connection:closed': null,
   // Both people of the match, every tab (the sender's other tabs too).
   'message:new': ({ senderId, recipientId }) => users([senderId, recipientId]),

@@ -6,6 +6,7 @@ import { JobOutboxSchema } from './job-outbox.entity';
 import { MatchSchema } from './match.entity';
 import { MatchingModelSchema, TasteNeighbourSchema } from './matching.entity';
 import { MessageSchema } from './message.entity';
+import { AppealSchema, ModerationClaimSchema, ModerationEventSchema, ModerationNoticeSchema } from './moderation.entity';
 import { PodcastSchema } from './podcast.entity';
 import { PodcastEpisodeSchema } from './podcast-episode.entity';
 import { ReportMessageSchema, ReportSchema } from './report.entity';
@@ -24,6 +25,7 @@ export * from './job-outbox.entity';
 export * from './match.entity';
 export * from './matching.entity';
 export * from './message.entity';
+export * from './moderation.entity';
 export * from './podcast.entity';
 export * from './podcast-episode.entity';
 export * from './report.entity';
@@ -55,4 +57,8 @@ export const entities = [
   TasteNeighbourSchema,
   MatchingModelSchema,
   EmailCodeSchema,
+  ModerationEventSchema,
+  ModerationClaimSchema,
+  AppealSchema,
+  ModerationNoticeSchema,
 ];

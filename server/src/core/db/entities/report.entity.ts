@@ -19,6 +19,10 @@ export const ReportSchema = defineEntity({
     matchId: p.manyToOne(MatchSchema).mapToPk().fieldName('match_id').deleteRule('set null').nullable(),
     reason: p.enum([...REPORT_REASONS]),
     details: p.string().length(1000).nullable(),
+    /** The reported person's profile as the reporter saw it (shared ProfileSnapshot). */
+    reportedProfile: p.json<Record<string, unknown>>().nullable(),
+    /** When a moderator's decision closed it (null: open, in the queue). */
+    closedAt: p.datetime().nullable(),
     createdAt: p
       .datetime()
       .onCreate(() => new Date())

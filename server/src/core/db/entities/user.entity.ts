@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { DEFAULT_INTENT, INTENTS, type MatchPreferences } from '@shared/index';
+import { DEFAULT_INTENT, INTENTS, type MatchPreferences, ROLES } from '@shared/index';
 import { UserIdentitySchema } from './user-identity.entity';
 
 export const SIGN_UP_METHODS = ['dev_login', 'spotify', 'demo', 'email', 'passkey', 'bluesky'] as const;
@@ -46,6 +46,13 @@ export const UserSchema = defineEntity({
       .onCreate(() => ({})),
     /** Seeded demo people: a like from anyone is answered at once (SPEC "Demo user"). */
     isDemo: p.boolean().default(false),
+    /** Moderation (docs/moderation.md): a role granted from the command line only. */
+    role: p.enum([...ROLES]).nullable(),
+    /** Hidden from new feeds by a moderator, or automatically after several reporters. */
+    feedHidden: p.enum(['moderator', 'automatic']).nullable(),
+    /** Suspended until then (a ban: infinity): no sign-in, gone from feeds and match lists. */
+    suspendedUntil: p.datetime().nullable(),
+    bannedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()
