@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../constants';
 import { QuizAnswersSchema, SETUP_STEPS } from '../quiz';
 import { IntentSchema, TimestampSchema } from './common';
+import { ROLES } from './moderation';
 
 export const MatchPreferencesSchema = z.object({
   minMatchPercentage: z.number().int().min(0).max(100).default(0),
@@ -42,6 +43,8 @@ export const SelfUserSchema = PublicUserSchema.extend({
     .max(SETUP_STEPS - 1),
   setupComplete: z.boolean(),
   quizAnswers: QuizAnswersSchema,
+  /** Moderators and admins only (docs/moderation.md): the app then offers the moderation screens. */
+  role: z.enum(ROLES).optional(),
 });
 export type SelfUser = z.infer<typeof SelfUserSchema>;
 

@@ -87,5 +87,6 @@ export function toSelfUser(user: User): SelfUser {
     setupStep: user.setupStep ?? 0,
     setupComplete: user.setupCompletedAt != null,
     quizAnswers: user.quizAnswers ?? {},
+    ...(user.role ? { role: user.role } : {}),
   };
 }
