@@ -76,6 +76,9 @@ try {
     });
     databaseUrl ??= stack.databaseUrl;
     redisUrl ??= stack.redisUrl;
+    // For `npm run admin` (scripts/admin.ts) while this runs; readable by this user only.
+    fs.mkdirSync(runDir, { recursive: true });
+    fs.writeFileSync(path.join(runDir, 'database-url'), databaseUrl, { mode: 0o600 });
   } else {
     log('Using DATABASE_URL and REDIS_URL from the environment');
   }

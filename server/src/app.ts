@@ -14,6 +14,7 @@ import { feedRoutes } from './features/feed/feed.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { identitiesRoutes } from './features/identities/identities.routes';
 import { matchesRoutes } from './features/matches/matches.routes';
+import { moderationRoutes } from './features/moderation/moderation.routes';
 import { passkeysRoutes } from './features/passkeys/passkeys.routes';
 import { podcastsRoutes } from './features/podcasts/podcasts.routes';
 import { profilesRoutes } from './features/profiles/profiles.routes';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(podcastsRoutes(deps));
   app.use(profilesRoutes(deps));
   app.use(accountRoutes(deps));
+  app.use(moderationRoutes(deps));
   // The development mailbox (pages under /dev, its JSON under /api/dev): only while mail goes there.
   if (deps.mail?.devMailbox) app.use('/dev', requestContext(deps.orm, deps));
   app.use(devMailRoutes(deps));

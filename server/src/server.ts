@@ -19,6 +19,7 @@ import { Reauthentication } from './features/auth/reauth';
 import { type Clock, realTimer, SessionService, type SetTimer } from './features/auth/session.service';
 import { ChatService } from './features/chat/chat.service';
 import { BadgePusher } from './features/matches/badges.service';
+import { refuseSuspended } from './features/moderation/notices';
 import { RateLimits } from './http/rate-limits';
 import { preparePrivateDir, startTempSweeper } from './http/upload-temp';
 import { createRealtime, type IoServer } from './realtime/io';
@@ -64,7 +65,7 @@ export async function startServer(
     outbox: new OutboxRelay(orm, jobs, logger).start(),
     media: createMediaStore(config.media),
     artwork: new ArtworkUrls(config.imageProxy.key),
-    sessions: new SessionService(config, options.clock),
+    sessions: new SessionService(config, options.clock, refuseSuspended(config.tokenKey)),
     mail: createMailer(config.mail),
     reauth: new Reauthentication(redis, options.clock),
     emitter,

@@ -9,27 +9,30 @@ import { sql } from '../core/db/sql';
 import { shareAShow } from '../test/feed-fixture';
 import { startTestServer, type TestServer, uniqueName } from '../test/harness';
 
-const ROLES = ['owner', 'party', 'stranger', 'anonymous'] as const;
+const ROLES = ['owner', 'party', 'stranger', 'moderator', 'admin', 'anonymous'] as const;
 type Role = (typeof ROLES)[number];
 
 /** What an access rule grants each role. 'ok' is the endpoint's own success answer. */
 const EXPECTED: Record<Access, Record<Role, 'ok' | 401 | 403 | 404>> = {
-  public: { owner: 'ok', party: 'ok', stranger: 'ok', anonymous: 'ok' },
-  user: { owner: 'ok', party: 'ok', stranger: 'ok', anonymous: 401 },
-  owner: { owner: 'ok', party: 403, stranger: 403, anonymous: 401 },
-  viewer: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
-  matchParty: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
-  libraryEntryOwner: { owner: 'ok', party: 404, stranger: 404, anonymous: 401 },
-  videoProjectOwner: { owner: 'ok', party: 404, stranger: 404, anonymous: 401 },
+  public: { owner: 'ok', party: 'ok', stranger: 'ok', moderator: 'ok', admin: 'ok', anonymous: 'ok' },
+  user: { owner: 'ok', party: 'ok', stranger: 'ok', moderator: 'ok', admin: 'ok', anonymous: 401 },
+  owner: { owner: 'ok', party: 403, stranger: 403, moderator: 403, admin: 403, anonymous: 401 },
+  viewer: { owner: 'ok', party: 'ok', stranger: 404, moderator: 404, admin: 404, anonymous: 401 },
+  matchParty: { owner: 'ok', party: 'ok', stranger: 404, moderator: 404, admin: 404, anonymous: 401 },
+  libraryEntryOwner: { owner: 'ok', party: 404, stranger: 404, moderator: 404, admin: 404, anonymous: 401 },
+  videoProjectOwner: { owner: 'ok', party: 404, stranger: 404, moderator: 404, admin: 404, anonymous: 401 },
   // The body's senderId is the caller's own (the stranger too: sending as themself into someone
   // else's match), so what a stranger meets is the match they may not see.
-  matchSender: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
+  matchSender: { owner: 'ok', party: 'ok', stranger: 404, moderator: 404, admin: 404, anonymous: 401 },
   // A like or pass: the owner on someone in their feed, the party on their current match (the
   // owner), a stranger on that same someone, who is not in the stranger's feed.
-  decisionTarget: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
+  decisionTarget: { owner: 'ok', party: 'ok', stranger: 404, moderator: 404, admin: 404, anonymous: 401 },
   // A report: likewise, the owner on someone in their feed, the party on their match, a stranger
   // on someone they never came across.
-  reportTarget: { owner: 'ok', party: 'ok', stranger: 404, anonymous: 401 },
+  reportTarget: { owner: 'ok', party: 'ok', stranger: 404, moderator: 404, admin: 404, anonymous: 401 },
+  // Moderation routes do not exist for anyone without the role, signed in or not.
+  moderator: { owner: 404, party: 404, stranger: 404, moderator: 'ok', admin: 'ok', anonymous: 404 },
+  admin: { owner: 404, party: 404, stranger: 404, moderator: 404, admin: 'ok', anonymous: 404 },
 };
 
 /**
@@ -47,6 +50,9 @@ interface World {
   /** The owner's video project. */
   projectId: string;
   someone: LoginResponse;
+  /** Holders of the moderation roles; `someone` is reported to them. */
+  moderator: LoginResponse;
+  admin: LoginResponse;
 }
 
 interface Sample {
@@ -198,6 +204,28 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   },
   videoIntros: () => ({}),
   videoStatus: () => ({}),
+
+  // --- moderation (features/moderation): `someone` was reported by the owner in every world ---
+  moderationQueue: () => ({}),
+  moderationSubject: () => ({}),
+  moderationClaim: () => ({}),
+  moderationRelease: () => ({}),
+  moderationAct: () => ({
+    body: { kind: 'warn', reason: 'spam', rule: 'spam', explanation: 'A warning from the matrix test.' },
+  }),
+  moderationAppeals: () => ({}),
+  // No such appeal: the moderator's answer is that 404.
+  moderationDecideAppeal: () => ({
+    body: { outcome: 'upheld', explanation: 'The decision stands as taken.' },
+    ok: 404,
+  }),
+  adminAuditLog: () => ({}),
+  adminTransparency: () => ({}),
+  myNotices: () => ({}),
+  noticeSeen: () => ({ ok: 404 }),
+  appealAction: () => ({ body: { actionId: 2_000_000_000, text: 'Please look at this again.' }, ok: 404 }),
+  // A forged token: refused for anyone.
+  appealWhileSuspended: () => ({ body: { token: 'x'.repeat(40), text: 'Please look at this again.' }, ok: 400 }),
 };
 
 describe('authorization matrix (derived from each endpoint access rule)', () => {
@@ -210,11 +238,18 @@ describe('authorization matrix (derived from each endpoint access rule)', () => 
   afterAll(() => server.close());
 
   async function world(): Promise<World> {
-    const [owner, party, stranger, someone] = await Promise.all([
+    const [owner, party, stranger, someone, moderator, admin] = await Promise.all([
       server.login(),
       server.login(),
       server.login(),
       server.login(),
+      server.login(),
+      server.login(),
+    ]);
+    await sql(em, `update users set role = case when id = ? then 'moderator' else 'admin' end where id in (?, ?)`, [
+      moderator.user.id,
+      moderator.user.id,
+      admin.user.id,
     ]);
     const like = (from: LoginResponse, to: number) =>
       server.call('POST', '/api/matches', {
@@ -249,7 +284,23 @@ describe('authorization matrix (derived from each endpoint access rule)', () => 
       `insert into video_intros (id, user_id, intent, source, status) values (?, ?, 'romantic', 'generated', 'queued')`,
       [projectId, owner.user.id],
     );
-    return { owner, party, stranger, someone, matchId, entryId: entry!.id, podcastId: podcast!.id, projectId };
+    const reported = await server.call('POST', '/api/reports', {
+      token: owner.token,
+      body: { reportedId: someone.user.id, reason: 'spam' },
+    });
+    expect(reported.status).toBe(201);
+    return {
+      owner,
+      party,
+      stranger,
+      someone,
+      moderator,
+      admin,
+      matchId,
+      entryId: entry!.id,
+      podcastId: podcast!.id,
+      projectId,
+    };
   }
 
   it('covers every endpoint (the samples table is typed by the API, so a new endpoint needs a row)', () => {
@@ -268,7 +319,16 @@ describe('authorization matrix (derived from each endpoint access rule)', () => 
         const path = buildPath(
           endpoint.path,
           // wayId: an identity id nobody in this world holds.
-          { userId: pathUser.user.id, matchId: w.matchId, id: w.entryId, projectId: w.projectId, wayId: 2_000_000_000 },
+          {
+            userId: pathUser.user.id,
+            matchId: w.matchId,
+            id: w.entryId,
+            projectId: w.projectId,
+            wayId: 2_000_000_000,
+            subjectId: w.someone.user.id,
+            appealId: 2_000_000_000,
+            noticeId: 2_000_000_000,
+          },
           sample.query,
         );
         const res = await server.call(endpoint.method, path, {

@@ -43,7 +43,12 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody; 
   if (error instanceof HttpError) {
     return {
       status: error.status,
-      body: { error: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) },
+      body: {
+        ...error.details,
+        error: error.code,
+        message: error.message,
+        ...(error.issues ? { issues: error.issues } : {}),
+      },
     };
   }
   // A row this request refers to was deleted by a concurrent request (an account deletion racing a

@@ -10,6 +10,9 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+
+  /** More fields of the error body, for a refusal the client acts on (a suspended sign-in's statement). */
+  readonly details?: object;
 }
 
 export const badRequest = (message: string, issues?: { path: string; message: string }[]) =>

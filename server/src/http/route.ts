@@ -61,13 +61,18 @@ export function mount<E extends Endpoint>(
   const ruleReadsBody = ACCESS_BODY[endpoint.access].length > 0;
   const readBody = (req: Request) => parsePart(endpoint.body, endpoint.method === 'GET' ? {} : req.body, 'body');
 
+  // Moderation routes do not exist for anyone without the role: their rule answers first, before a
+  // missing sign-in (401) or a malformed parameter (400) could tell that the route is there.
+  const hidden = endpoint.access === 'moderator' || endpoint.access === 'admin';
+
   const authorize = async (req: Request, res: Response, next: NextFunction) => {
     if (endpoint.rateLimit) await takeRateLimit(req, endpoint.rateLimit);
+    const roleHeld = hidden ? await rule(req, { params: {}, query: {}, body: {} }) : undefined;
     if (endpoint.access !== 'public' && !req.auth) throw unauthorized();
     const params = parsePart(endpoint.params, req.params, 'params') as Record<string, unknown>;
     const query = parsePart(endpoint.query, req.query, 'query') as Record<string, unknown>;
     const body = ruleReadsBody ? (readBody(req) as Record<string, unknown>) : undefined;
-    const granted = await rule(req, { params, query, body: body ?? {} });
+    const granted = roleHeld ?? (await rule(req, { params, query, body: body ?? {} }));
     res.locals.checked = { params, query, body, granted };
     next();
   };

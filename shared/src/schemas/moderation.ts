@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { IdSchema, TimestampSchema } from './common';
 import { REPORT_REASONS } from './matches';
 
-export const ROLES = ['moderator', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from './roles';
 
 /** What a moderator can do to a person (docs/moderation.md, "Actions"). */
 export const MODERATION_ACTIONS = ['dismiss', 'warn', 'hide', 'suspend', 'ban', 'undo', 'escalate'] as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../constants';
 import { QuizAnswersSchema, SETUP_STEPS } from '../quiz';
 import { IntentSchema, TimestampSchema } from './common';
-import { ROLES } from './moderation';
+import { ROLES } from './roles';
 
 export const MatchPreferencesSchema = z.object({
   minMatchPercentage: z.number().int().min(0).max(100).default(0),

@@ -5,6 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Intent } from '@shared/index';
 import { blockedEitherWay, sql } from '../db/sql';
+import { shownInFeeds } from '../moderation/standing';
 
 export interface Viewer {
   id: number;
@@ -45,7 +46,8 @@ export function pendingConditions(intentExpr: string): string {
           where m.user1_id = least(fc.user_id, fc.candidate_id) and m.user2_id = greatest(fc.user_id, fc.candidate_id)
             and m.intent = ${intentExpr}
             and case when m.user1_id = fc.user_id then m.user1_acted else m.user2_acted end)
-    and not ${blockedEitherWay('fc.user_id', 'fc.candidate_id')}`;
+    and not ${blockedEitherWay('fc.user_id', 'fc.candidate_id')}
+    and exists (select 1 from users shown where shown.id = fc.candidate_id and ${shownInFeeds('shown')})`;
 }
 
 /** Whether `candidateId` is in the viewer's feed of this intent right now (the `viewer` access rule). */

@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Intent, Role } from '@shared/index';
 import { blockedEitherWay, sql } from '../db/sql';
 import type { MatchRecord } from '../matches/decide';
+import { notSuspended } from '../moderation/standing';
 import { LIBRARY_ENTRY_SELECT, type LibraryRow } from '../presenters/podcast.presenter';
 import { feedContains } from './feed-membership';
 
@@ -92,10 +93,13 @@ export async function findVisibleMatch(em: EntityManager, matchId: number, viewe
   const [row] = await sql<MatchRecord>(
     em,
     `select m.* from matches m
+       join users other on other.id = case when m.user1_id = ? then m.user2_id else m.user1_id end
       where m.id = ? and (m.user1_id = ? or m.user2_id = ?)
         and m.mutual_at is not null and m.unmatched_at is null
-        and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}`,
-    [matchId, viewerId, viewerId],
+        and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}
+        -- A suspended or banned person's matches are gone for the other side until it ends.
+        and ${notSuspended('other')}`,
+    [viewerId, matchId, viewerId, viewerId],
   );
   return row ?? null;
 }

@@ -28,11 +28,15 @@ export const realTimer: SetTimer = (fn, ms) => {
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 
+/** Throws to refuse a new session for this person (a suspended account: features/moderation/notices.ts). */
+export type SignInGuard = (tx: EntityManager, userId: number) => Promise<void>;
+
 /** Opaque bearer tokens, stored hashed, with expiry, silent rotation and family-wide revocation. */
 export class SessionService {
   constructor(
     private readonly settings: SessionSettings,
     private readonly now: Clock = Date.now,
+    private readonly guard: SignInGuard = async () => {},
   ) {}
 
   async create(
@@ -43,18 +47,21 @@ export class SessionService {
     loginAt: Date = new Date(this.now()),
   ): Promise<{ token: string; session: Session }> {
     const token = newToken();
-    const session = em.create(SessionSchema, {
-      userId,
-      tokenHash: hashToken(token),
-      family,
-      createdAt: new Date(this.now()),
-      loginAt,
-      expiresAt: new Date(
-        Math.min(this.now() + this.settings.tokenTtlMs, loginAt.getTime() + this.settings.tokenMaxLifetimeMs),
-      ),
-      userAgent: userAgent?.slice(0, 255) ?? null,
+    // The guard's check and the new row commit together (the guard locks the person's row).
+    const session = await em.transactional(async (tx) => {
+      await this.guard(tx, userId);
+      return tx.create(SessionSchema, {
+        userId,
+        tokenHash: hashToken(token),
+        family,
+        createdAt: new Date(this.now()),
+        loginAt,
+        expiresAt: new Date(
+          Math.min(this.now() + this.settings.tokenTtlMs, loginAt.getTime() + this.settings.tokenMaxLifetimeMs),
+        ),
+        userAgent: userAgent?.slice(0, 255) ?? null,
+      });
     });
-    await em.flush();
     return { token, session };
   }
 

@@ -20,8 +20,10 @@ import {
   toMatchView,
 } from '../../core/matches/decide';
 import { recomputeUser } from '../../core/matching/precompute';
+import { notSuspended } from '../../core/moderation/standing';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../../core/presenters/user.presenter';
 import { conflict, notFound } from '../../http/errors';
+import { hideIfManyReported } from '../moderation/actions.service';
 
 export {
   announceMutualMatch,
@@ -145,6 +147,7 @@ export async function listMatches(
       where (m.user1_id = ? or m.user2_id = ?) and m.intent = ?
         and m.mutual_at is not null and m.unmatched_at is null
         and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}
+        and ${notSuspended('u')}
       order by viewer_favorite desc, coalesce(lm.last_at, m.mutual_at) desc, m.id desc
       limit ? offset ?`,
     [viewerId, viewerId, viewerId, viewerId, intent, page.limit, page.offset],
@@ -235,21 +238,40 @@ export const REPORTED_MESSAGES_KEPT = 100;
  */
 export async function report(em: EntityManager, reporterId: number, body: ReportBody): Promise<void> {
   await em.transactional(async (tx) => {
-    const [target] = await sql<{ display_name: string }>(tx, 'select display_name from users where id = ?', [
-      body.reportedId,
-    ]);
-    if (!target) throw notFound('User not found.');
+    let match: MatchRecord | undefined;
     if (body.matchId !== undefined) {
-      const [match] = await sql<MatchRecord>(tx, 'select * from matches where id = ?', [body.matchId]);
+      [match] = await sql<MatchRecord>(tx, 'select * from matches where id = ?', [body.matchId]);
       const parties = match ? [match.user1_id, match.user2_id] : [];
       if (!parties.includes(reporterId) || !parties.includes(body.reportedId)) throw notFound('Match not found.');
     }
+    // The profile as the reporter saw it: in the match's intent, else the reporter's own.
+    const [target] = await sql<{ display_name: string; profile: Record<string, unknown> }>(
+      tx,
+      `select u.display_name, json_build_object(
+                'displayName', coalesce(pr.display_name, u.display_name), 'tagline', coalesce(pr.tagline, u.tagline),
+                'profilePicture', coalesce(pr.profile_picture, u.profile_picture), 'intent', seen.intent) as profile
+         from users u
+         join (select coalesce(?::text, v.intent::text) as intent from users v where v.id = ?) seen on true
+         left join user_profiles pr on pr.user_id = u.id and pr.intent::text = seen.intent
+        where u.id = ?`,
+      [match?.intent ?? null, reporterId, body.reportedId],
+    );
+    if (!target) throw notFound('User not found.');
     const [stored] = await sql<{ id: number }>(
       tx,
-      `insert into reports (reporter_id, reported_id, reported_display_name, match_id, reason, details, created_at)
-       values (?, ?, ?, ?, ?, ?, now()) on conflict (reporter_id, reported_id) do nothing returning id`,
-      [reporterId, body.reportedId, target.display_name, body.matchId ?? null, body.reason, body.details || null],
+      `insert into reports (reporter_id, reported_id, reported_display_name, reported_profile, match_id, reason, details, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, now()) on conflict (reporter_id, reported_id) do nothing returning id`,
+      [
+        reporterId,
+        body.reportedId,
+        target.display_name,
+        JSON.stringify(target.profile),
+        body.matchId ?? null,
+        body.reason,
+        body.details || null,
+      ],
     );
+    if (stored) await hideIfManyReported(tx, body.reportedId, body.reason);
     if (!stored || body.matchId === undefined) return;
     await sql(
       tx,

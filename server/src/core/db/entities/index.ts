@@ -6,7 +6,12 @@ import { JobOutboxSchema } from './job-outbox.entity';
 import { MatchSchema } from './match.entity';
 import { MatchingModelSchema, TasteNeighbourSchema } from './matching.entity';
 import { MessageSchema } from './message.entity';
-import { AppealSchema, ModerationClaimSchema, ModerationEventSchema, ModerationNoticeSchema } from './moderation.entity';
+import {
+  AppealSchema,
+  ModerationClaimSchema,
+  ModerationEventSchema,
+  ModerationNoticeSchema,
+} from './moderation.entity';
 import { PodcastSchema } from './podcast.entity';
 import { PodcastEpisodeSchema } from './podcast-episode.entity';
 import { ReportMessageSchema, ReportSchema } from './report.entity';

@@ -29,6 +29,13 @@ export const ReportSchema = defineEntity({
       .index(),
   },
   uniques: [{ name: 'reports_reporter_reported_unique', properties: ['reporterId', 'reportedId'] }],
+  // The moderation queue reads open reports by person.
+  indexes: [
+    {
+      name: 'reports_open_reported_index',
+      expression: 'create index "reports_open_reported_index" on "reports" ("reported_id") where "closed_at" is null',
+    },
+  ],
 });
 export type Report = InferEntity<typeof ReportSchema>;
 

@@ -50,8 +50,9 @@ export const UserSchema = defineEntity({
     role: p.enum([...ROLES]).nullable(),
     /** Hidden from new feeds by a moderator, or automatically after several reporters. */
     feedHidden: p.enum(['moderator', 'automatic']).nullable(),
-    /** Suspended until then (a ban: infinity): no sign-in, gone from feeds and match lists. */
+    /** Suspended until then: no sign-in, gone from feeds and match lists. */
     suspendedUntil: p.datetime().nullable(),
+    /** Banned (for good): as suspended, with no end; their pictures and videos are no longer served. */
     bannedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
