@@ -22,6 +22,7 @@ import { Migration20261126180000 } from './Migration20261126180000';
 import { Migration20261126190000 } from './Migration20261126190000';
 import { Migration20261127000000 } from './Migration20261127000000';
 import { Migration20261127100000 } from './Migration20261127100000';
+import { Migration20261127130000 } from './Migration20261127130000';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
@@ -48,4 +49,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126190000', class: Migration20261126190000 },
   { name: 'Migration20261127000000', class: Migration20261127000000 },
   { name: 'Migration20261127100000', class: Migration20261127100000 },
+  { name: 'Migration20261127130000', class: Migration20261127130000 },
 ];
