@@ -2,7 +2,7 @@ import { CHAT_TEXTS, LIMITS } from '@shared/constants';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { ChatComposer } from './chat-composer';
+import { ChatComposer, NUDGE_TEXTS } from './chat-composer';
 
 type Send = (text: string) => Promise<boolean>;
 
@@ -145,5 +145,85 @@ describe('ChatComposer', () => {
   it('shows the send error', () => {
     render(<Harness onSend={vi.fn()} error={CHAT_TEXTS.sendFailed} />);
     expect(screen.getByRole('alert').textContent).toBe('Failed to send message. Please try again.');
+  });
+
+  describe('the safety nudge', () => {
+    const HURTFUL = 'you are a f u c k i n g idiot';
+    const question = () => screen.queryByRole('alertdialog', { name: NUDGE_TEXTS.title });
+    const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+
+    it('a normal message sends at once, without the question', async () => {
+      const onSend = vi.fn<Send>(async () => true);
+      render(<Harness onSend={onSend} />);
+      type('Have you heard the Scunthorpe episode? A classic.');
+      await act(async () => enter());
+      expect(onSend).toHaveBeenCalledExactlyOnceWith('Have you heard the Scunthorpe episode? A classic.');
+      expect(question()).toBeNull();
+    });
+
+    it("a flagged message asks 'Are you sure?' first, labelled for screen readers, with the focus on Edit", async () => {
+      const onSend = vi.fn<Send>(async () => true);
+      render(<Harness onSend={onSend} />);
+      type(HURTFUL);
+      await act(async () => enter());
+      expect(onSend).not.toHaveBeenCalled();
+      const dialog = question();
+      expect(dialog).not.toBeNull();
+      expect(dialog?.getAttribute('aria-describedby')).toBeTruthy();
+      expect(document.getElementById(dialog?.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+        NUDGE_TEXTS.body,
+      );
+      expect(document.activeElement).toBe(button('Edit'));
+      // The text stays in the input while the question is open; the send button alone does not send.
+      expect(input().value).toBe(HURTFUL);
+      await act(async () => fireEvent.click(sendButton()));
+      await act(async () => enter());
+      expect(onSend).not.toHaveBeenCalled();
+    });
+
+    it('Edit keeps the text and puts the focus back in the input; Escape does the same', async () => {
+      const onSend = vi.fn<Send>(async () => true);
+      render(<Harness onSend={onSend} />);
+      type(HURTFUL);
+      await act(async () => enter());
+      await act(async () => fireEvent.click(button('Edit')));
+      expect(question()).toBeNull();
+      expect(input().value).toBe(HURTFUL);
+      expect(document.activeElement).toBe(input());
+      expect(input().selectionStart).toBe(HURTFUL.length);
+
+      await act(async () => enter());
+      expect(question()).not.toBeNull();
+      await act(async () => fireEvent.keyDown(button('Edit'), { key: 'Escape' }));
+      expect(question()).toBeNull();
+      expect(document.activeElement).toBe(input());
+      expect(onSend).not.toHaveBeenCalled();
+
+      // Edited into something kind: it goes at once.
+      type('you are a lovely idiot');
+      await act(async () => enter());
+      expect(onSend).toHaveBeenCalledExactlyOnceWith('you are a lovely idiot');
+    });
+
+    it('changing the text takes the question away', async () => {
+      render(<Harness onSend={vi.fn<Send>(async () => true)} />);
+      type(HURTFUL);
+      await act(async () => enter());
+      expect(question()).not.toBeNull();
+      type(`${HURTFUL}!`);
+      expect(question()).toBeNull();
+    });
+
+    it('Send anyway sends the text as typed, empties the input and keeps the focus there', async () => {
+      const onSend = vi.fn<Send>(async () => true);
+      render(<Harness onSend={onSend} />);
+      type(`  ${HURTFUL} `);
+      await act(async () => enter());
+      await act(async () => fireEvent.click(button('Send anyway')));
+      expect(onSend).toHaveBeenCalledExactlyOnceWith(HURTFUL);
+      expect(input().value).toBe('');
+      expect(question()).toBeNull();
+      expect(document.activeElement).toBe(input());
+    });
   });
 });
