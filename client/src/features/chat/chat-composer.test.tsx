@@ -1,8 +1,9 @@
 import { CHAT_TEXTS, LIMITS } from '@shared/constants';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChatComposer, NUDGE_TEXTS } from './chat-composer';
+import { loadNudgeCheck } from './nudge-check';
 
 type Send = (text: string) => Promise<boolean>;
 
@@ -34,6 +35,11 @@ const type = (text: string) => fireEvent.change(input(), { target: { value: text
 const enter = (init: { shiftKey?: boolean } = {}) => fireEvent.keyDown(input(), { key: 'Enter', ...init });
 
 describe('ChatComposer', () => {
+  // The word check loads in a chunk of its own (nudge-check.ts): loaded first, every send is decided at once.
+  beforeAll(async () => {
+    await loadNudgeCheck();
+  });
+
   it("is a labelled textarea with the placeholder 'Type a message...'", () => {
     render(<Harness onSend={vi.fn()} />);
     expect(input().tagName).toBe('TEXTAREA');
@@ -225,5 +231,57 @@ describe('ChatComposer', () => {
       expect(question()).toBeNull();
       expect(document.activeElement).toBe(input());
     });
+  });
+});
+
+/** A ChatComposer of a fresh module graph whose word check loads only once `open()` is called. */
+async function composerWithGatedCheck() {
+  vi.resetModules();
+  let open: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  vi.doMock('@shared/moderation/message-nudge', async () => {
+    await gate;
+    return vi.importActual('@shared/moderation/message-nudge');
+  });
+  const { ChatComposer: Composer } = await import('./chat-composer');
+  return { Composer, open };
+}
+
+function GatedHarness({ Composer, onSend }: { Composer: typeof ChatComposer; onSend: Send }) {
+  const [value, setValue] = useState('');
+  return <Composer value={value} onChange={setValue} sending={false} error={null} onSend={onSend} />;
+}
+
+describe('ChatComposer while the word check is still loading', () => {
+  afterEach(() => {
+    vi.doUnmock('@shared/moderation/message-nudge');
+  });
+
+  it('a send waits for it, and a second Enter meanwhile is no second send', async () => {
+    const { Composer, open } = await composerWithGatedCheck();
+    const onSend = vi.fn<Send>(async () => true);
+    render(<GatedHarness Composer={Composer} onSend={onSend} />);
+    type('Any news from the Serial team?');
+    await act(async () => {
+      enter();
+      enter();
+    });
+    expect(onSend).not.toHaveBeenCalled();
+    await act(async () => open());
+    await waitFor(() => expect(onSend).toHaveBeenCalledExactlyOnceWith('Any news from the Serial team?'));
+  });
+
+  it('a flagged text sent before it loaded is still asked about', async () => {
+    const { Composer, open } = await composerWithGatedCheck();
+    const onSend = vi.fn<Send>(async () => true);
+    render(<GatedHarness Composer={Composer} onSend={onSend} />);
+    type('you are a f u c k i n g idiot');
+    await act(async () => enter());
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await act(async () => open());
+    expect(await screen.findByRole('alertdialog', { name: 'Are you sure?' })).toBeTruthy();
+    expect(onSend).not.toHaveBeenCalled();
   });
 });

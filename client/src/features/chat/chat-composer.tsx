@@ -1,10 +1,10 @@
 import { CHAT_TEXTS, LIMITS } from '@shared/constants';
-import { isMessageFlagged } from '@shared/moderation/message-nudge';
 import { SendHorizontal } from 'lucide-react';
 import { type KeyboardEvent, type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { loadedNudgeCheck, loadNudgeCheck } from './nudge-check';
 
 /** From this length on, a counter shows how close the message is to the limit. */
 export const COUNTER_FROM = LIMITS.messageMaxLength - 200;
@@ -31,7 +31,7 @@ export const NUDGE_TEXTS = {
 /**
  * The message input (SPEC sections 2 and 5): Enter sends, Shift+Enter starts a new line; blank text,
  * text over the limit, or a send in flight cannot be sent. On failure nothing typed is lost.
- * Text the word check flags (isMessageFlagged) is not sent at once: "Are you sure?" asks first, with
+ * Text the word check flags (isMessageFlagged, loaded apart: nudge-check.ts) is not sent at once: "Are you sure?" asks first, with
  * Edit (back to the text; also Escape) and Send anyway. The server flags it again on its own.
  */
 export function ChatComposer({ value, onChange, onSend, sending, error, inputRef }: ChatComposerProps) {
@@ -56,6 +56,11 @@ export function ChatComposer({ value, onChange, onSend, sending, error, inputRef
   useEffect(() => {
     if (asking) editButton.current?.focus();
   }, [asking]);
+  useEffect(() => {
+    void loadNudgeCheck();
+  }, []);
+  // A send waiting for the word check to load: a second Enter meanwhile is not a second send.
+  const checking = useRef(false);
 
   const send = async () => {
     setQuestioned(null);
@@ -68,12 +73,20 @@ export function ChatComposer({ value, onChange, onSend, sending, error, inputRef
   };
 
   const submit = async () => {
-    if (!canSend) return;
+    if (!canSend || checking.current) return;
     if (asking) {
       editButton.current?.focus();
       return;
     }
-    if (isMessageFlagged(value.trim())) {
+    let isFlagged = loadedNudgeCheck();
+    if (!isFlagged) {
+      checking.current = true;
+      isFlagged = await loadNudgeCheck().finally(() => {
+        checking.current = false;
+      });
+      if (latest.current !== value) return; // typed on meanwhile: the next Enter decides
+    }
+    if (isFlagged(value.trim())) {
       setQuestioned(value);
       return;
     }

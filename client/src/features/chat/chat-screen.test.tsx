@@ -1,13 +1,14 @@
 import { CHAT_TEXTS, ICEBREAKER_TEMPLATES, LIMITS, TIMING } from '@shared/constants';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import { createQueryClient } from '@/lib/query-client';
 import { type ChatServerState, serveChat, storeMessage } from '@/test/chat-server';
 import { makeMatchView, makeMessage, makeMessages } from '@/test/fixtures';
 import { jsonResponse } from '@/test/utils';
 import { ChatScreen } from './chat-screen';
+import { loadNudgeCheck } from './nudge-check';
 
 const fake = await vi.hoisted(async () => (await import('@/test/fake-socket')).createFakeSocket());
 vi.mock('socket.io-client', () => ({ io: (options: unknown) => fake.io(options) }));
@@ -44,6 +45,11 @@ async function typeAndSend(text: string) {
 }
 
 describe('ChatScreen', () => {
+  // The word check loads in a chunk of its own (nudge-check.ts): loaded first, every send is decided at once.
+  beforeAll(async () => {
+    await loadNudgeCheck();
+  });
+
   beforeEach(() => fake.reset());
 
   it('shows the header, the messages oldest first with own ones on the right, times, receipts and the footer', async () => {

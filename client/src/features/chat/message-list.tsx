@@ -36,18 +36,18 @@ function toItems(userId: number, messages: readonly Message[], pending: readonly
  * the way to report them. Never under one's own messages.
  */
 function BotherLine({ name, onReport }: { name: string; onReport: () => void }) {
+  // The button keeps a 44 px tap target; the negative margin keeps the line close to its message.
   return (
-    <p data-testid="bother-line" className="flex items-center gap-1 pl-2 text-xs text-zinc-400">
+    <p data-testid="bother-line" className="-mt-2 flex items-center gap-1 pl-2 text-xs text-zinc-400">
       Does this bother you?
-      <Button
-        variant="ghost"
-        size="sm"
+      <button
+        type="button"
         aria-label={`Report ${name}`}
         onClick={onReport}
-        className="px-3 text-xs text-intent-soft underline underline-offset-2"
+        className="inline-flex h-11 items-center rounded-full px-2 font-semibold text-intent-soft underline underline-offset-2 transition hover:bg-white/[0.06]"
       >
         Report
-      </Button>
+      </button>
     </p>
   );
 }
