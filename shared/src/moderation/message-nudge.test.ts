@@ -3,7 +3,15 @@ import { isMessageFlagged } from './message-nudge';
 
 describe('isMessageFlagged', () => {
   it('flags profanity, slurs and insults from the word list', () => {
-    for (const text of ['fuck you', 'You are such a whore', 'what a bitch', 'it was bullshit', 'shut up, retard']) {
+    for (const text of [
+      'fuck you',
+      'You are such a whore',
+      'what a bitch',
+      'it was bullshit',
+      'shut up, retard',
+      'you bastard',
+      'nice dicks',
+    ]) {
       expect(isMessageFlagged(text), text).toBe(true);
     }
   });
@@ -51,6 +59,7 @@ describe('isMessageFlagged', () => {
       'hang your coat, then listen to Serial',
       'the U S A and A B C news',
       'kung fu panda',
+      'Have you heard My Dad Wrote A Porno? Or Small Town Dicks, or Behind the Bastards?',
     ]) {
       expect(isMessageFlagged(text), text).toBe(false);
     }
