@@ -88,10 +88,10 @@ function nudgeMatcher(): RegExpMatcher {
  * recommended transformers on purpose (skipping every non-letter joins ordinary neighbouring words
  * into false matches); joining only runs of single letters keeps words apart.
  */
-const SPELLED_OUT = /(?<![\p{L}\p{N}])(?:[\p{L}\p{N}@$!*][\s.\-_,*+~]+){2,}[\p{L}\p{N}@$!*](?![\p{L}\p{N}])/gu;
+const SPELLED_OUT = /(?<![\p{L}\p{N}])(?:[\p{L}\p{N}@$!*][\s.\-_,+~]+){2,}[\p{L}\p{N}@$!*](?![\p{L}\p{N}])/gu;
 
 function joinSpelledOut(text: string): string {
-  return text.replace(SPELLED_OUT, (run) => run.replace(/[\s.\-_,*+~]+/gu, ''));
+  return text.replace(SPELLED_OUT, (run) => run.replace(/[\s.\-_,+~]+/gu, ''));
 }
 
 /** True when the text holds a word or phrase of the nudge's list (see above). */
