@@ -81,6 +81,7 @@ const message: Message = {
   content: 'Hello <b>there</b>',
   seq: 1,
   clientId: '1b4e28ba-2fa1-4d2b-883f-0016d3cca427',
+  flagged: false,
   createdAt: '2025-01-02T00:00:00.000Z',
 };
 

@@ -3,6 +3,7 @@ export * from './constants';
 export * from './display-name';
 export * from './events';
 export * from './jobs';
+export * from './moderation/message-nudge';
 export * from './quiz';
 export * from './rate-limits';
 export * from './schemas/account';

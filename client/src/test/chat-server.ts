@@ -1,3 +1,4 @@
+import { isMessageFlagged } from '@shared/moderation/message-nudge';
 import type { Message } from '@shared/schemas/chat';
 import type { MatchView } from '@shared/schemas/matches';
 import { makeMessage, makeSelfUser } from './fixtures';
@@ -16,7 +17,8 @@ const notFound = () => jsonResponse({ error: 'not_found', message: 'Match not fo
 
 /**
  * A fake REST backend for chat tests: the signed-in user, GET /api/matches/:id, the message pages
- * (newest, before, after), POST /api/messages (idempotent by clientId) and POST .../read.
+ * (newest, before, after), POST /api/messages (idempotent by clientId, flagged as the server would)
+ * and POST .../read.
  * `extra` may answer a request first.
  */
 export function serveChat(state: ChatServerState, extra?: (url: string, init: RequestInit) => Response | undefined) {
@@ -47,6 +49,7 @@ export function serveChat(state: ChatServerState, extra?: (url: string, init: Re
         senderId: state.me,
         content: body.content,
         clientId: body.clientId ?? null,
+        flagged: isMessageFlagged(body.content),
       });
       return jsonResponse(stored, { status: 201 });
     }

@@ -79,6 +79,7 @@ export function makeMessage(overrides: Partial<Message> = {}): Message {
     content: `Message ${seq}`,
     seq,
     clientId: null,
+    flagged: false,
     createdAt: new Date().toISOString(),
     ...overrides,
   };

@@ -55,6 +55,7 @@ io.on('connection', (socket) => {
       content: payload.content,
       seq: nextId,
       clientId: payload.clientId,
+      flagged: false,
       createdAt: new Date().toISOString(),
     };
     io.to([rooms.user(socket.data.userId), rooms.user(socket.data.peer)]).emit('message:new', message);

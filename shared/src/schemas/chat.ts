@@ -5,7 +5,9 @@ import { IdSchema, TimestampSchema } from './common';
 /**
  * A chat message (SPEC section 3, messages). `seq` numbers the messages of one match 1, 2, 3...
  * in the order the database stored them; `clientId` is the sender's own id for the send, so a
- * retried send returns the stored message instead of adding one.
+ * retried send returns the stored message instead of adding one. `flagged`: the server's word check
+ * (isMessageFlagged) found the text likely to hurt; the recipient is asked "Does this bother you?"
+ * (docs/chat.md, "The safety nudge"). Never a reason not to deliver it.
  */
 export const MessageSchema = z.object({
   id: z.number().int(),
@@ -14,6 +16,7 @@ export const MessageSchema = z.object({
   content: z.string(),
   seq: z.number().int().positive(),
   clientId: z.string().nullable(),
+  flagged: z.boolean(),
   createdAt: TimestampSchema,
 });
 export type Message = z.infer<typeof MessageSchema>;

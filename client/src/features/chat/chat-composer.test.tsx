@@ -1,8 +1,9 @@
 import { CHAT_TEXTS, LIMITS } from '@shared/constants';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
-import { ChatComposer } from './chat-composer';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ChatComposer, NUDGE_TEXTS } from './chat-composer';
+import { loadNudgeCheck } from './nudge-check';
 
 type Send = (text: string) => Promise<boolean>;
 
@@ -34,6 +35,11 @@ const type = (text: string) => fireEvent.change(input(), { target: { value: text
 const enter = (init: { shiftKey?: boolean } = {}) => fireEvent.keyDown(input(), { key: 'Enter', ...init });
 
 describe('ChatComposer', () => {
+  // The word check loads in a chunk of its own (nudge-check.ts): loaded first, every send is decided at once.
+  beforeAll(async () => {
+    await loadNudgeCheck();
+  });
+
   it("is a labelled textarea with the placeholder 'Type a message...'", () => {
     render(<Harness onSend={vi.fn()} />);
     expect(input().tagName).toBe('TEXTAREA');
@@ -145,5 +151,137 @@ describe('ChatComposer', () => {
   it('shows the send error', () => {
     render(<Harness onSend={vi.fn()} error={CHAT_TEXTS.sendFailed} />);
     expect(screen.getByRole('alert').textContent).toBe('Failed to send message. Please try again.');
+  });
+
+  describe('the safety nudge', () => {
+    const HURTFUL = 'you are a f u c k i n g idiot';
+    const question = () => screen.queryByRole('alertdialog', { name: NUDGE_TEXTS.title });
+    const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+
+    it('a normal message sends at once, without the question', async () => {
+      const onSend = vi.fn<Send>(async () => true);
+      render(<Harness onSend={onSend} />);
+      type('Have you heard the Scunthorpe episode? A classic.');
+      await act(async () => enter());
+      expect(onSend).toHaveBeenCalledExactlyOnceWith('Have you heard the Scunthorpe episode? A classic.');
+      expect(question()).toBeNull();
+    });
+
+    it("a flagged message asks 'Are you sure?' first, labelled for screen readers, with the focus on Edit", async () => {
+      const onSend = vi.fn<Send>(async () => true);
+      render(<Harness onSend={onSend} />);
+      type(HURTFUL);
+      await act(async () => enter());
+      expect(onSend).not.toHaveBeenCalled();
+      const dialog = question();
+      expect(dialog).not.toBeNull();
+      expect(dialog?.getAttribute('aria-describedby')).toBeTruthy();
+      expect(document.getElementById(dialog?.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+        NUDGE_TEXTS.body,
+      );
+      expect(document.activeElement).toBe(button('Edit'));
+      // The text stays in the input while the question is open; the send button alone does not send.
+      expect(input().value).toBe(HURTFUL);
+      await act(async () => fireEvent.click(sendButton()));
+      await act(async () => enter());
+      expect(onSend).not.toHaveBeenCalled();
+    });
+
+    it('Edit keeps the text and puts the focus back in the input; Escape does the same', async () => {
+      const onSend = vi.fn<Send>(async () => true);
+      render(<Harness onSend={onSend} />);
+      type(HURTFUL);
+      await act(async () => enter());
+      await act(async () => fireEvent.click(button('Edit')));
+      expect(question()).toBeNull();
+      expect(input().value).toBe(HURTFUL);
+      expect(document.activeElement).toBe(input());
+      expect(input().selectionStart).toBe(HURTFUL.length);
+
+      await act(async () => enter());
+      expect(question()).not.toBeNull();
+      await act(async () => fireEvent.keyDown(button('Edit'), { key: 'Escape' }));
+      expect(question()).toBeNull();
+      expect(document.activeElement).toBe(input());
+      expect(onSend).not.toHaveBeenCalled();
+
+      // Edited into something kind: it goes at once.
+      type('you are a lovely idiot');
+      await act(async () => enter());
+      expect(onSend).toHaveBeenCalledExactlyOnceWith('you are a lovely idiot');
+    });
+
+    it('changing the text takes the question away', async () => {
+      render(<Harness onSend={vi.fn<Send>(async () => true)} />);
+      type(HURTFUL);
+      await act(async () => enter());
+      expect(question()).not.toBeNull();
+      type(`${HURTFUL}!`);
+      expect(question()).toBeNull();
+    });
+
+    it('Send anyway sends the text as typed, empties the input and keeps the focus there', async () => {
+      const onSend = vi.fn<Send>(async () => true);
+      render(<Harness onSend={onSend} />);
+      type(`  ${HURTFUL} `);
+      await act(async () => enter());
+      await act(async () => fireEvent.click(button('Send anyway')));
+      expect(onSend).toHaveBeenCalledExactlyOnceWith(HURTFUL);
+      expect(input().value).toBe('');
+      expect(question()).toBeNull();
+      expect(document.activeElement).toBe(input());
+    });
+  });
+});
+
+/** A ChatComposer of a fresh module graph whose word check loads only once `open()` is called. */
+async function composerWithGatedCheck() {
+  vi.resetModules();
+  let open: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  vi.doMock('@shared/moderation/message-nudge', async () => {
+    await gate;
+    return vi.importActual('@shared/moderation/message-nudge');
+  });
+  const { ChatComposer: Composer } = await import('./chat-composer');
+  return { Composer, open };
+}
+
+function GatedHarness({ Composer, onSend }: { Composer: typeof ChatComposer; onSend: Send }) {
+  const [value, setValue] = useState('');
+  return <Composer value={value} onChange={setValue} sending={false} error={null} onSend={onSend} />;
+}
+
+describe('ChatComposer while the word check is still loading', () => {
+  afterEach(() => {
+    vi.doUnmock('@shared/moderation/message-nudge');
+  });
+
+  it('a send waits for it, and a second Enter meanwhile is no second send', async () => {
+    const { Composer, open } = await composerWithGatedCheck();
+    const onSend = vi.fn<Send>(async () => true);
+    render(<GatedHarness Composer={Composer} onSend={onSend} />);
+    type('Any news from the Serial team?');
+    await act(async () => {
+      enter();
+      enter();
+    });
+    expect(onSend).not.toHaveBeenCalled();
+    await act(async () => open());
+    await waitFor(() => expect(onSend).toHaveBeenCalledExactlyOnceWith('Any news from the Serial team?'));
+  });
+
+  it('a flagged text sent before it loaded is still asked about', async () => {
+    const { Composer, open } = await composerWithGatedCheck();
+    const onSend = vi.fn<Send>(async () => true);
+    render(<GatedHarness Composer={Composer} onSend={onSend} />);
+    type('you are a f u c k i n g idiot');
+    await act(async () => enter());
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await act(async () => open());
+    expect(await screen.findByRole('alertdialog', { name: 'Are you sure?' })).toBeTruthy();
+    expect(onSend).not.toHaveBeenCalled();
   });
 });

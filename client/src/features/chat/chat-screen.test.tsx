@@ -1,13 +1,14 @@
 import { CHAT_TEXTS, ICEBREAKER_TEMPLATES, LIMITS, TIMING } from '@shared/constants';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import { createQueryClient } from '@/lib/query-client';
 import { type ChatServerState, serveChat, storeMessage } from '@/test/chat-server';
 import { makeMatchView, makeMessage, makeMessages } from '@/test/fixtures';
 import { jsonResponse } from '@/test/utils';
 import { ChatScreen } from './chat-screen';
+import { loadNudgeCheck } from './nudge-check';
 
 const fake = await vi.hoisted(async () => (await import('@/test/fake-socket')).createFakeSocket());
 vi.mock('socket.io-client', () => ({ io: (options: unknown) => fake.io(options) }));
@@ -17,8 +18,8 @@ const OTHER = 9;
 const LIST = `/api/users/${ME}/matches/3/messages`;
 const secondsAgo = (n: number) => new Date(Date.now() - n * 1000).toISOString();
 
-function renderChat(state: ChatServerState) {
-  const server = serveChat(state);
+function renderChat(state: ChatServerState, extra?: Parameters<typeof serveChat>[1]) {
+  const server = serveChat(state, extra);
   const queryClient = createQueryClient();
   const router = createMemoryRouter(
     [
@@ -44,6 +45,11 @@ async function typeAndSend(text: string) {
 }
 
 describe('ChatScreen', () => {
+  // The word check loads in a chunk of its own (nudge-check.ts): loaded first, every send is decided at once.
+  beforeAll(async () => {
+    await loadNudgeCheck();
+  });
+
   beforeEach(() => fake.reset());
 
   it('shows the header, the messages oldest first with own ones on the right, times, receipts and the footer', async () => {
@@ -114,6 +120,57 @@ describe('ChatScreen', () => {
     await waitFor(() => expect(bubbles().at(-1)?.dataset.pending).toBe('false'));
     expect(texts()).toEqual(['Message 1', 'Hello from the test']);
     expect(bubbles().at(-1)?.dataset.seq).toBe('2');
+  });
+
+  it("a flagged message of the other person's says 'Does this bother you?' with a Report that opens the report, harassment chosen", async () => {
+    const state: ChatServerState = {
+      me: ME,
+      match: makeMatchView(),
+      messages: [
+        makeMessage({ seq: 1, senderId: OTHER, content: 'kys', flagged: true }),
+        makeMessage({ seq: 2, senderId: OTHER, content: 'Radiolab tonight?' }),
+        makeMessage({ seq: 3, senderId: ME, content: 'shut up, retard', flagged: true }),
+      ],
+    };
+    const { calls } = renderChat(state, (url, init) =>
+      url === '/api/reports' && init.method === 'POST' ? jsonResponse({ ok: true }, { status: 201 }) : undefined,
+    );
+    await waitFor(() => expect(texts()).toEqual(['kys', 'Radiolab tonight?', 'shut up, retard']));
+    // Only under the other person's flagged message: not under a normal one, never under one's own.
+    expect(bubbles().map((b) => within(b).queryByText('Does this bother you?') !== null)).toEqual([true, false, false]);
+    expect(screen.getAllByRole('button', { name: /^Report/ })).toHaveLength(1);
+
+    fireEvent.click(within(bubbles()[0] as HTMLElement).getByRole('button', { name: 'Report Sam Rivers' }));
+    const dialog = screen.getByRole('dialog', { name: 'Report Sam Rivers' });
+    expect((within(dialog).getByRole('radio', { name: 'Harassment' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Details (optional)' }), {
+      target: { value: 'Told me to kill myself' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    await waitFor(() => expect(calls('POST', '/api/reports')).toHaveLength(1));
+    expect(calls('POST', '/api/reports')[0]?.body).toEqual({
+      reportedId: OTHER,
+      matchId: 3,
+      reason: 'harassment',
+      details: 'Told me to kill myself',
+    });
+    expect(await screen.findByText('Report sent')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("sending a flagged text asks 'Are you sure?'; Send anyway posts it, and the sender sees no report line", async () => {
+    const state: ChatServerState = { me: ME, match: makeMatchView(), messages: makeMessages(1, 1) };
+    const { calls } = renderChat(state);
+    await screen.findByText('Message 1');
+    await typeAndSend('what a b1tch');
+    expect(screen.getByRole('alertdialog', { name: 'Are you sure?' })).toBeTruthy();
+    expect(calls('POST', '/api/chat')).toHaveLength(0);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Send anyway' })));
+    await waitFor(() => expect(calls('POST', '/api/chat')).toHaveLength(1));
+    expect(calls('POST', '/api/chat')[0]?.body).toMatchObject({ content: 'what a b1tch' });
+    await waitFor(() => expect(bubbles().at(-1)?.dataset.pending).toBe('false'));
+    expect(state.messages.at(-1)?.flagged).toBe(true);
+    expect(screen.queryByText('Does this bother you?')).toBeNull();
   });
 
   it('a failed send shows the SPEC error, takes the bubble back and keeps the text', async () => {

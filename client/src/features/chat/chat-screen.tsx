@@ -1,13 +1,15 @@
 import { TIMING } from '@shared/constants';
-import type { MatchView } from '@shared/schemas/matches';
+import type { MatchView, ReportReason } from '@shared/schemas/matches';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { RotateCw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { MatchOptionsDialog, useReportUser } from '@/features/matches';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { matchQuery } from '@/lib/match-cache';
 import { useSocketConnected } from '@/lib/socket';
+import { toast } from '@/lib/toast';
 import { ChatComposer } from './chat-composer';
 import { ChatEmpty } from './chat-empty';
 import { ChatHeader } from './chat-header';
@@ -81,6 +83,26 @@ function ConversationView({ userId, match, conversation, icebreaker: startWithIc
     inputRef.current?.focus();
   };
 
+  // "Does this bother you? Report" under a flagged message: the Matches report, harassment chosen.
+  const [reporting, setReporting] = useState(false);
+  const report = useReportUser();
+  const sendReport = (reason: ReportReason, details: string) =>
+    report.mutate(
+      { reportedId: match.matchedUser.id, matchId: match.id, reason, ...(details ? { details } : {}) },
+      {
+        onSuccess: () => {
+          setReporting(false);
+          toast({ title: 'Report sent', description: 'Thank you. Our team will review it.' });
+        },
+        onError: (failure) =>
+          toast({
+            variant: 'destructive',
+            title: 'Could not send report',
+            description: errorMessage(failure, 'Please try again.'),
+          }),
+      },
+    );
+
   const empty = conversation && conversation.messages.length === 0 && conversation.pending.length === 0;
   return (
     <main data-testid="chat-screen" className="mx-auto flex h-dvh w-full max-w-md flex-col">
@@ -102,6 +124,7 @@ function ConversationView({ userId, match, conversation, icebreaker: startWithIc
           name={name}
           loadingOlder={loadingOlder}
           onLoadOlder={onLoadOlder}
+          onReport={() => setReporting(true)}
         />
       )}
       <div aria-live="polite">{otherTyping ? <TypingIndicator name={name} /> : null}</div>
@@ -118,6 +141,19 @@ function ConversationView({ userId, match, conversation, icebreaker: startWithIc
           {sharedPodcastsText(match.sharedPodcastCount)}
         </p>
       </div>
+      {reporting ? (
+        <MatchOptionsDialog
+          name={name}
+          busy={report.isPending}
+          initialStep="report"
+          initialReason="harassment"
+          onClose={() => setReporting(false)}
+          // Opened on the report step, the dialog has no way to its menu's Unmatch and Block.
+          onUnmatch={() => {}}
+          onBlock={() => {}}
+          onReport={sendReport}
+        />
+      ) : null}
     </main>
   );
 }

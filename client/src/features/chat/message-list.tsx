@@ -7,7 +7,7 @@ import type { Conversation, PendingMessage } from './conversation-cache';
 import { useNow } from './use-chat-live';
 import { useChatScroll } from './use-chat-scroll';
 
-type Item = { key: string; own: boolean; content: string; createdAt: string; seq: number | null };
+type Item = { key: string; own: boolean; content: string; createdAt: string; seq: number | null; flagged: boolean };
 
 /** A stored message keeps the key of its pending copy (its clientId), so the bubble is not re-created. */
 function toItems(userId: number, messages: readonly Message[], pending: readonly PendingMessage[]): Item[] {
@@ -18,12 +18,49 @@ function toItems(userId: number, messages: readonly Message[], pending: readonly
       content: m.content,
       createdAt: m.createdAt,
       seq: m.seq,
+      flagged: m.flagged,
     })),
-    ...pending.map((p) => ({ key: p.clientId, own: true, content: p.content, createdAt: p.createdAt, seq: null })),
+    ...pending.map((p) => ({
+      key: p.clientId,
+      own: true,
+      content: p.content,
+      createdAt: p.createdAt,
+      seq: null,
+      flagged: false,
+    })),
   ];
 }
 
-function MessageBubble({ item, read, now }: { item: Item; read: boolean; now: number }) {
+/**
+ * Under a message of the other person's that the server flagged (docs/chat.md, "The safety nudge"):
+ * the way to report them. Never under one's own messages.
+ */
+function BotherLine({ name, onReport }: { name: string; onReport: () => void }) {
+  // The button keeps a 44 px tap target; the negative margin keeps the line close to its message.
+  return (
+    <p data-testid="bother-line" className="-mt-2 flex items-center gap-1 pl-2 text-xs text-zinc-400">
+      Does this bother you?
+      <button
+        type="button"
+        aria-label={`Report ${name}`}
+        onClick={onReport}
+        className="inline-flex h-11 items-center rounded-full px-2 font-semibold text-intent-soft underline underline-offset-2 transition hover:bg-white/[0.06]"
+      >
+        Report
+      </button>
+    </p>
+  );
+}
+
+interface MessageBubbleProps {
+  item: Item;
+  read: boolean;
+  now: number;
+  name: string;
+  onReport: () => void;
+}
+
+function MessageBubble({ item, read, now, name, onReport }: MessageBubbleProps) {
   const pending = item.seq === null;
   return (
     <li
@@ -49,6 +86,7 @@ function MessageBubble({ item, read, now }: { item: Item; read: boolean; now: nu
         {pending ? <span>Sending…</span> : null}
         {!pending && item.own && read ? <span data-testid="read-receipt">Read</span> : null}
       </p>
+      {item.flagged && !item.own ? <BotherLine name={name} onReport={onReport} /> : null}
     </li>
   );
 }
@@ -61,10 +99,20 @@ interface MessageListProps {
   name: string;
   loadingOlder: boolean;
   onLoadOlder: () => void;
+  /** Opens the report of the other person (from a flagged message's "Does this bother you?"). */
+  onReport: () => void;
 }
 
 /** The conversation, oldest first, own messages on the right; older ones load when scrolling up. */
-export function MessageList({ userId, conversation, otherReadSeq, name, loadingOlder, onLoadOlder }: MessageListProps) {
+export function MessageList({
+  userId,
+  conversation,
+  otherReadSeq,
+  name,
+  loadingOlder,
+  onLoadOlder,
+  onReport,
+}: MessageListProps) {
   const now = useNow(30_000);
   const items = toItems(userId, conversation.messages, conversation.pending);
   const last = items.at(-1);
@@ -96,7 +144,14 @@ export function MessageList({ userId, conversation, otherReadSeq, name, loadingO
       <div aria-label={`Messages with ${name}`} role="log" aria-live="polite">
         <ol className="grid gap-3">
           {items.map((item) => (
-            <MessageBubble key={item.key} item={item} now={now} read={item.seq !== null && item.seq <= otherReadSeq} />
+            <MessageBubble
+              key={item.key}
+              item={item}
+              now={now}
+              read={item.seq !== null && item.seq <= otherReadSeq}
+              name={name}
+              onReport={onReport}
+            />
           ))}
         </ol>
       </div>

@@ -19,6 +19,10 @@ type Step = 'menu' | 'unmatch' | 'block' | 'report';
 interface MatchOptionsDialogProps {
   name: string;
   busy: boolean;
+  /** Open on this step (the chat's "Does this bother you? Report" opens the report); default the menu. */
+  initialStep?: Step;
+  /** The report's reason chosen beforehand (still changeable). */
+  initialReason?: ReportReason;
   onClose: () => void;
   onUnmatch: () => void;
   onBlock: () => void;
@@ -30,9 +34,18 @@ interface MatchOptionsDialogProps {
  * step. A small modal of our own (no Radix dialog in the dependencies): labelled, Escape and the
  * backdrop close it, Tab stays inside, and focus returns to the opener when it closes.
  */
-export function MatchOptionsDialog({ name, busy, onClose, onUnmatch, onBlock, onReport }: MatchOptionsDialogProps) {
-  const [step, setStep] = useState<Step>('menu');
-  const [reason, setReason] = useState<ReportReason | null>(null);
+export function MatchOptionsDialog({
+  name,
+  busy,
+  initialStep = 'menu',
+  initialReason,
+  onClose,
+  onUnmatch,
+  onBlock,
+  onReport,
+}: MatchOptionsDialogProps) {
+  const [step, setStep] = useState<Step>(initialStep);
+  const [reason, setReason] = useState<ReportReason | null>(initialReason ?? null);
   const [details, setDetails] = useState('');
   const panel = useRef<HTMLDivElement>(null);
   const titleId = useId();

@@ -3,7 +3,7 @@
 // they say goodbye. Only ever for a match with a demo person (the `demo.chatReply` job is staged by
 // the chat send for those alone, and this checks it again).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { displayName, type Message } from '@shared/index';
+import { displayName, isMessageFlagged, type Message } from '@shared/index';
 import { blockedEitherWay, sql } from '../db/sql';
 import type { Publisher } from '../realtime/publisher';
 import { unreadMatchCounts } from './decide';
@@ -88,10 +88,12 @@ export async function answerChat(
   publisher.emit('typing', { matchId, userId: demoId, typing: true }, { recipientId: human });
   await pause(typingMs(text));
 
+  // A scripted line is checked like any sent text (docs/chat.md, "The safety nudge").
+  const flagged = isMessageFlagged(text);
   const [stored] = await sql<{ outcome: string; id: number; seq: number; created_at: Date | string }>(
     em,
-    'select outcome, id, seq, created_at from chat_store_message(?, ?, ?, null)',
-    [matchId, demoId, text],
+    'select outcome, id, seq, created_at from chat_store_message(?, ?, ?, null, ?)',
+    [matchId, demoId, text, flagged],
   );
   if (stored?.outcome !== 'created') {
     publisher.emit('typing', { matchId, userId: demoId, typing: false }, { recipientId: human });
@@ -104,6 +106,7 @@ export async function answerChat(
     content: text,
     seq: stored.seq,
     clientId: null,
+    flagged,
     createdAt: new Date(stored.created_at).toISOString(),
   };
   publisher.emit('message:new', message, { senderId: demoId, recipientId: human });

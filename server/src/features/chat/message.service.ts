@@ -2,7 +2,7 @@
 // conversation by seq, and read receipts (docs/chat.md).
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Message } from '@shared/index';
+import { isMessageFlagged, type Message } from '@shared/index';
 import type { MessageSchema } from '../../core/db/entities';
 import { blockedEitherWay, type RowOf, sql } from '../../core/db/sql';
 import { conflict, notFound } from '../../http/errors';
@@ -19,6 +19,7 @@ export function toMessage(row: MessageRow): Message {
     content: row.content,
     seq: row.seq,
     clientId: row.client_id,
+    flagged: row.flagged,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
@@ -42,7 +43,7 @@ export interface StoredMessage {
 }
 
 /** The row chat_store_message returns: the stored message's columns and what the send did. */
-type StoreOutcome = Pick<MessageRow, 'id' | 'seq' | 'client_id' | 'content' | 'created_at'> & {
+type StoreOutcome = Pick<MessageRow, 'id' | 'seq' | 'client_id' | 'content' | 'created_at' | 'flagged'> & {
   outcome: 'created' | 'existing' | 'not_found' | 'client_id_taken';
   recipient_id: number;
   sender_unread_before: boolean;
@@ -59,7 +60,8 @@ type StoreOutcome = Pick<MessageRow, 'id' | 'seq' | 'client_id' | 'content' | 'c
  *    `block`): 404, whichever reason;
  * 3. a message with this (sender, clientId) is answered as it is (idempotent: no new row, no new
  *    seq; the same clientId for another match is a 409);
- * 4. otherwise `last_message_seq` goes up by one and the message gets it.
+ * 4. otherwise `last_message_seq` goes up by one and the message gets it, with `flagged` as the
+ *    server's own word check says (the client's check only asks the sender; a flag never blocks).
  * Sends of one match therefore get 1, 2, 3... in commit order, with no gap and no duplicate, and
  * `created_at` is the time of the insert under the lock, so it never goes down as seq goes up. The
  * sender's own read mark moves to their message (replying reads the conversation), so every
@@ -68,11 +70,12 @@ type StoreOutcome = Pick<MessageRow, 'id' | 'seq' | 'client_id' | 'content' | 'c
 export async function storeMessage(em: EntityManager, senderId: number, input: SendInput): Promise<StoredMessage> {
   let result: StoreOutcome | undefined;
   try {
-    [result] = await sql<StoreOutcome>(em, 'select * from chat_store_message(?, ?, ?, ?::uuid)', [
+    [result] = await sql<StoreOutcome>(em, 'select * from chat_store_message(?, ?, ?, ?::uuid, ?)', [
       input.matchId,
       senderId,
       input.content,
       input.clientId ?? null,
+      isMessageFlagged(input.content),
     ]);
   } catch (error) {
     // The same clientId sent at the same moment for two different matches (two row locks).
@@ -90,6 +93,7 @@ export async function storeMessage(em: EntityManager, senderId: number, input: S
       content: result.content,
       seq: result.seq,
       client_id: result.client_id,
+      flagged: result.flagged,
       created_at: result.created_at,
     }),
     created,

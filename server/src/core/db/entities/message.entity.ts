@@ -17,6 +17,8 @@ export const MessageSchema = defineEntity({
     /** 1, 2, 3... per match, in the order the database stored them (docs/chat.md). */
     seq: p.integer(),
     clientId: p.uuid().nullable(),
+    /** The word check found the text likely to hurt (docs/chat.md, "The safety nudge"); delivered all the same. */
+    flagged: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['matchId', 'seq'] }, { properties: ['senderId', 'clientId'] }],

@@ -23,6 +23,7 @@ import { Migration20261126190000 } from './Migration20261126190000';
 import { Migration20261127000000 } from './Migration20261127000000';
 import { Migration20261127100000 } from './Migration20261127100000';
 import { Migration20261127110000 } from './Migration20261127110000';
+import { Migration20261127130000 } from './Migration20261127130000';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127000000', class: Migration20261127000000 },
   { name: 'Migration20261127100000', class: Migration20261127100000 },
   { name: 'Migration20261127110000', class: Migration20261127110000 },
+  { name: 'Migration20261127130000', class: Migration20261127130000 },
 ];
