@@ -70,7 +70,7 @@ export function createApp(deps: AppDeps): Express {
 
   // Media from the directory or the bucket (docs/media.md): valid keys only, cached for a year (names never change content).
   if (deps.media instanceof LocalMediaStore || deps.media instanceof S3MediaStore)
-    app.use('/media', serveMedia(deps.media));
+    app.use('/media', serveMedia(deps.media, deps.redis));
   else app.use('/media', (_req, _res, next) => next(notFound('No such file.')));
   serveClient(app, deps.config.clientDistDir);
 

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Redis } from 'ioredis';
 import {
   isPublicMediaKey,
   type LocalMediaStore,
@@ -13,6 +14,7 @@ import {
   mediaContentType,
   S3MediaStore,
 } from './core/media';
+import { isWithheld } from './core/moderation/withheld-media';
 import { badRequest, notFound } from './http/errors';
 
 export { MEDIA_CACHE_CONTROL } from './core/media';
@@ -79,8 +81,17 @@ function sendHead(res: Response, key: string, size: number, range: ByteRange | '
   res.setHeader('Content-Length', String(range ? range.end - range.start + 1 : size));
 }
 
-export function serveMedia(store: LocalMediaStore | S3MediaStore): RequestHandler {
-  return store instanceof S3MediaStore ? serveFromBucket(store) : serveFromDirectory(store);
+export function serveMedia(store: LocalMediaStore | S3MediaStore, redis?: Redis): RequestHandler {
+  const serve = store instanceof S3MediaStore ? serveFromBucket(store) : serveFromDirectory(store);
+  if (!redis) return serve;
+  // A banned person's files are withheld (core/moderation/withheld-media.ts).
+  return (req: Request, res: Response, next: NextFunction) => {
+    const key = publicKeyOf(req);
+    if (key instanceof Error) return next(key);
+    void isWithheld(redis, key).then((withheld) =>
+      withheld ? next(notFound('No such file.')) : serve(req, res, next),
+    );
+  };
 }
 
 function serveFromDirectory(store: LocalMediaStore): RequestHandler {

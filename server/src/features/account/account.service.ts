@@ -4,7 +4,8 @@ import type { AccountExport, Intent } from '@shared/index';
 import type { AppDeps } from '../../app-deps';
 import { identityOf, type UserProfileSchema, UserSchema } from '../../core/db/entities';
 import { blockedEitherWay, lockPairsOf, type RowOf, sql } from '../../core/db/sql';
-import { MEDIA_URL_PREFIX, type MediaStore } from '../../core/media';
+import type { MediaStore } from '../../core/media';
+import { mediaUrlsOf } from '../../core/media/owned-media';
 import { deletePicture } from '../../core/media/pictures';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import type { Effects } from '../../core/realtime/effects';
@@ -270,11 +271,7 @@ export async function deleteAccountRows(em: EntityManager, userId: number): Prom
       userId,
       others.map((row) => row.id),
     );
-    const [user] = await sql<{ profile_picture: string | null; video_intro_url: string | null }>(
-      tx,
-      'select profile_picture, video_intro_url from users where id = ? for update',
-      [userId],
-    );
+    const [user] = await sql<{ id: number }>(tx, 'select id from users where id = ? for update', [userId]);
     if (!user) throw notFound('User not found.');
     const matches = await sql<{ id: number; intent: Intent; other_id: number }>(
       tx,
@@ -285,21 +282,16 @@ export async function deleteAccountRows(em: EntityManager, userId: number): Prom
       [userId, userId, userId],
     );
     const sessions = await sql<{ id: number }>(tx, 'select id from sessions where user_id = ?', [userId]);
-    const profileMedia = await sql<{ url: string }>(
-      tx,
-      `select unnest(array[profile_picture, video_intro_url, video_poster_url]) as url from user_profiles where user_id = ?
-       union select ? || unnest(array[video_key, poster_key, source_key]) from video_intros where user_id = ?`,
-      [userId, MEDIA_URL_PREFIX, userId],
-    );
+    const mediaUrls = await mediaUrlsOf(tx, userId);
     // Scores have no foreign keys (full recompute swaps the table); the rest cascades from users.
     await sql(tx, 'delete from feed_candidates where user_id = ? or candidate_id = ?', [userId, userId]);
     await sql(tx, 'delete from taste_neighbours where user_id = ?', [userId]);
     await sql(tx, 'delete from users where id = ?', [userId]);
-    const urls = [user.profile_picture, user.video_intro_url, ...profileMedia.map((row) => row.url)];
+
     return {
       matches: matches.map((m) => ({ id: m.id, intent: m.intent, otherId: m.other_id })),
       sessionIds: sessions.map((s) => s.id),
-      mediaUrls: [...new Set(urls.filter((url): url is string => Boolean(url)))],
+      mediaUrls,
     };
   });
 }

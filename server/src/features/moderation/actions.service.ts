@@ -18,6 +18,8 @@ import {
 } from '@shared/index';
 import type { AppDeps } from '../../app-deps';
 import { sql } from '../../core/db/sql';
+import { mediaUrlsOf } from '../../core/media/owned-media';
+import { release as releaseMedia, withhold } from '../../core/moderation/withheld-media';
 import type { Effects } from '../../core/realtime/effects';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors';
 import { addNotice, appealToken, noticeById, readAppealToken } from './notices';
@@ -28,7 +30,7 @@ export interface Moderator {
   role: Role;
 }
 
-type Deps = Pick<AppDeps, 'config'> & { effects: Effects };
+type Deps = Pick<AppDeps, 'config' | 'redis'> & { effects: Effects };
 
 /** A claim left this long is anyone's to take (a moderator who walked away). */
 const CLAIM_STALE_MINUTES = 30;
@@ -111,8 +113,11 @@ async function latestInForce(tx: EntityManager, subjectId: number): Promise<Even
   return row ?? null;
 }
 
-/** Takes back what an action changed on the person's row (an undo, or a reversed appeal). */
-async function reverseEffects(tx: EntityManager, action: EventRow): Promise<void> {
+/**
+ * Takes back what an action changed on the person's row (an undo, or a reversed appeal); answers the
+ * media a reversed ban withheld, to serve again once this commits.
+ */
+async function reverseEffects(tx: EntityManager, action: EventRow): Promise<string[]> {
   if (action.kind === 'hide') {
     await sql(tx, `update users set feed_hidden = null where id = ? and feed_hidden = 'moderator'`, [
       action.subject_id,
@@ -121,7 +126,9 @@ async function reverseEffects(tx: EntityManager, action: EventRow): Promise<void
     await sql(tx, 'update users set suspended_until = null where id = ?', [action.subject_id]);
   } else if (action.kind === 'ban') {
     await sql(tx, 'update users set banned_at = null, suspended_until = null where id = ?', [action.subject_id]);
+    return mediaUrlsOf(tx, action.subject_id);
   }
+  return [];
 }
 
 /**
@@ -180,6 +187,7 @@ export async function act(
   body: ModerationActionBody,
 ): Promise<{ event: ReturnType<typeof toEvent>; subject: QueueSubject }> {
   if (body.kind === 'suspend' && !body.days) throw badRequest(MODERATION_TEXTS.suspendDays);
+  const media = { withhold: [] as string[], release: [] as string[] };
   const event = await deps.effects.transactional(em, async (tx) => {
     const before = await subjectSummary(tx, subjectId);
     if (!before) throw notFound('Nobody with this id has been reported.');
@@ -207,7 +215,7 @@ export async function act(
     if (body.kind === 'undo') {
       const target = await latestInForce(tx, subjectId);
       if (!target) throw conflict(MODERATION_TEXTS.nothingToUndo);
-      await reverseEffects(tx, target);
+      media.release = await reverseEffects(tx, target);
       recorded = await recordEvent(tx, { ...base, kind: 'undo', reversesId: target.id });
     } else if (body.kind === 'suspend') {
       const [until] = await sql<{ until: Date }>(
@@ -218,6 +226,7 @@ export async function act(
       recorded = await recordEvent(tx, { ...base, kind: 'suspend', endsAt: until?.until ?? null });
     } else if (body.kind === 'ban') {
       await sql(tx, 'update users set banned_at = now() where id = ?', [subjectId]);
+      media.withhold = await mediaUrlsOf(tx, subjectId);
       recorded = await recordEvent(tx, { ...base, kind: 'ban' });
     } else if (body.kind === 'hide') {
       await sql(tx, `update users set feed_hidden = 'moderator' where id = ?`, [subjectId]);
@@ -246,6 +255,8 @@ export async function act(
     }
     return recorded;
   });
+  await withhold(deps.redis, media.withhold);
+  await releaseMedia(deps.redis, media.release);
   return { event: toEvent(event), subject: (await subjectSummary(em, subjectId)) as QueueSubject };
 }
 
@@ -297,6 +308,7 @@ export async function decideAppeal(
   appealId: number,
   body: { outcome: 'upheld' | 'reversed'; explanation: string },
 ): Promise<void> {
+  let released: string[] = [];
   await deps.effects.transactional(em, async (tx) => {
     const [appeal] = await sql<{ id: number; state: string; user_id: number | null; event_id: number }>(
       tx,
@@ -314,7 +326,7 @@ export async function decideAppeal(
     const inForce = reversed
       ? (await sql(tx, 'select 1 from moderation_events r where r.reverses_id = ?', [action.id])).length === 0
       : false;
-    if (inForce) await reverseEffects(tx, action);
+    if (inForce) released = await reverseEffects(tx, action);
     const decision = await recordEvent(tx, {
       subjectId: action.subject_id,
       moderatorId: moderator.userId,
@@ -335,6 +347,7 @@ export async function decideAppeal(
       await tellNow(deps, tx, appeal.user_id, noticeId);
     }
   });
+  await releaseMedia(deps.redis, released);
 }
 
 // --- automatic triage ---

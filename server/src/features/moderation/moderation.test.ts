@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MODERATION_TEXTS, type SubjectDetail } from '@shared/index';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../../core/db/sql';
 import { mutualPair, type Person, person, sendRest } from '../../test/chat-flow';
@@ -319,6 +320,43 @@ describe('moderation', () => {
     expect(nothing.json.message).toBe(MODERATION_TEXTS.nothingToUndo);
     const log = collectEvents(socket, 'session:ended');
     expect(log).toEqual([]);
+  });
+
+  it('a ban stops serving the person’s pictures; undoing it serves them again', async () => {
+    const target = await person(server);
+    const reporter = await person(server);
+    await shareAShow([[reporter, target]]);
+    const picture = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#884422' } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('profilePicture', new Blob([new Uint8Array(picture)]), 'me.png');
+    const uploaded = await server.call('POST', `/api/users/${target.id}/profile-picture`, {
+      token: target.token,
+      form,
+    });
+    expect(uploaded.status, uploaded.text).toBe(200);
+    const url = uploaded.json.profilePicture as string;
+    expect((await fetch(`${server.url}${url}`)).status).toBe(200);
+    await call(reporter, 'POST', '/api/reports', { reportedId: target.id, reason: 'fake_profile' });
+    const mod = await moderator();
+    const decision = {
+      reason: 'fake_profile',
+      rule: 'authenticity',
+      explanation: 'This profile impersonates someone.',
+    };
+    const ban = await call(mod, 'POST', `/api/moderation/subjects/${target.id}/actions`, { kind: 'ban', ...decision });
+    expect(ban.status, ban.text).toBe(201);
+    expect((await fetch(`${server.url}${url}`)).status).toBe(404);
+    const [row] = await sql<{ username: string }>(em(), 'select username from users where id = ?', [target.id]);
+    const refused = await server.call('POST', '/api/auth/dev-login', { body: { username: row?.username } });
+    expect(refused.json).toMatchObject({ error: 'suspended', until: null, message: expect.stringContaining('banned') });
+    const undo = await call(mod, 'POST', `/api/moderation/subjects/${target.id}/actions`, {
+      kind: 'undo',
+      ...decision,
+    });
+    expect(undo.status, undo.text).toBe(201);
+    expect((await fetch(`${server.url}${url}`)).status).toBe(200);
   });
 
   it('the audit log cannot be edited, and admins read it and the transparency counts', async () => {
