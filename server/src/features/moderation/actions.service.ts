@@ -343,6 +343,8 @@ export async function decideAppeal(
       [body.outcome, moderator.userId, decision.id, body.explanation, appeal.id],
     );
     if (appeal.user_id !== null) {
+      // The outcome replaces the statement of the action it decided, if that one is still unread.
+      await sql(tx, 'update moderation_notices set seen_at = now() where event_id = ? and seen_at is null', [action.id]);
       const noticeId = await addNotice(tx, appeal.user_id, decision.id, 'appealOutcome', appeal.id);
       await tellNow(deps, tx, appeal.user_id, noticeId);
     }
