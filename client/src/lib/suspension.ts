@@ -1,4 +1,4 @@
-import type { NoticeEvent } from '@shared/events';
+import type { NoticeEvent, SessionEndedReason } from '@shared/events';
 import type { Notice } from '@shared/schemas/moderation';
 import { atom } from 'jotai';
 import { isApiError } from './http';
@@ -92,16 +92,14 @@ export function noteLiveNotice(event: NoticeEvent): void {
 }
 
 /**
- * The session ended because of a suspension or a ban: the last notice that said so stays for the
- * login screen. Without one (it was missed) the login screen shows the statement once they try to sign in.
+ * The server ended the session. After a suspension or a ban (`suspended`) the last notice that said
+ * so stays for the login screen; without one (it was missed) the login screen shows the statement
+ * once they try to sign in.
  */
-export function suspendFromLiveNotice(store = appStore): void {
+export function sessionEndedBy(reason: SessionEndedReason, store = appStore): void {
   const event = lastLiveNotice;
   lastLiveNotice = null;
-  if (!event || (event.notice.action.kind !== 'suspend' && event.notice.action.kind !== 'ban')) return;
+  if (reason !== 'suspended' || !event) return;
+  if (event.notice.action.kind !== 'suspend' && event.notice.action.kind !== 'ban') return;
   rememberSuspension({ notice: event.notice, appealToken: event.appealToken, message: null, appealSent: false }, store);
 }
-
-/** Whether a notice is about a decision that ends the person's sign-ins. */
-export const isSuspension = (notice: Notice) =>
-  notice.kind === 'action' && (notice.action.kind === 'suspend' || notice.action.kind === 'ban');

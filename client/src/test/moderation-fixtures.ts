@@ -2,7 +2,9 @@ import type { Notice, QueueSubject, SubjectDetail } from '@shared/schemas/modera
 
 // Moderation answers that pass the shared schemas; override what a test cares about.
 
-export function makeNotice(overrides: Partial<Notice> & { action?: Partial<Notice['action']> } = {}): Notice {
+export function makeNotice(
+  overrides: Omit<Partial<Notice>, 'action'> & { action?: Partial<Notice['action']> } = {},
+): Notice {
   const { action, ...rest } = overrides;
   return {
     id: 31,
