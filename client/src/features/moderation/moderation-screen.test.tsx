@@ -290,6 +290,11 @@ describe('Moderation: keyboard shortcuts', () => {
     expect((within(detail).getByRole('radio', { name: 'Suspend' }) as HTMLInputElement).checked).toBe(true);
     const explanation = within(detail).getByLabelText('Explanation');
     expect(document.activeElement).toBe(explanation);
+    // A chosen action's radio is no text field: the next letter still chooses.
+    const suspend = within(detail).getByRole('radio', { name: 'Suspend' });
+    suspend.focus();
+    key('b', suspend);
+    expect((within(detail).getByRole('radio', { name: 'Ban' }) as HTMLInputElement).checked).toBe(true);
 
     key('Escape', document.body);
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Sandy Spam' })).toBeNull());
@@ -446,10 +451,11 @@ describe('Moderation: admin sections', () => {
         : jsonResponse({ error: 'not_found', message: 'Not found.' }, { status: 404 }),
     );
     const blobs: Blob[] = [];
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, { createObjectURL: (b: Blob) => (blobs.push(b), 'blob:x'), revokeObjectURL: () => {} }),
-    );
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      blobs.push(blob as Blob);
+      return 'blob:report';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
     renderScreen('admin', '/moderation?tab=transparency');
     const reasons = await screen.findByRole('region', { name: 'Reports by reason' });
     expect(within(reasons).getByText('Harassment').nextSibling?.textContent).toBe('4');

@@ -27,11 +27,14 @@ const ACTIONS = {
 
 export type ShortcutAction = (typeof ACTIONS)[keyof typeof ACTIONS];
 
+/** Inputs that take no typing: a shortcut still works while one of them has the focus (an action chosen by click). */
+const NOT_TYPED = new Set(['radio', 'checkbox', 'button', 'submit', 'reset', 'range', 'color', 'file']);
+
 /** Where a key press is text or belongs to a control of its own: a shortcut must not take it. */
 export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  return target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT';
+  if (target.isContentEditable || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT') return true;
+  return target instanceof HTMLInputElement && !NOT_TYPED.has(target.type);
 }
 
 /**

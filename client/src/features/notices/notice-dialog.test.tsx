@@ -88,8 +88,10 @@ describe('Statements of reasons (notices)', () => {
     await within(dialog).findByText('You have already appealed this decision.');
   });
 
-  it("an appeal's outcome: reversed, with the moderator's answer", async () => {
-    serve([
+  it("an appeal's outcome: reversed, with the moderator's answer; the decision it reversed is not shown again", async () => {
+    const fetchMock = serve([
+      // The suspension the person saw on the login screen, never marked seen there (no session).
+      makeNotice({ id: 30, createdAt: '2026-11-27T09:00:00.000Z' }),
       makeNotice({
         kind: 'appealOutcome',
         canAppeal: false,
@@ -101,5 +103,8 @@ describe('Statements of reasons (notices)', () => {
     within(dialog).getByText('We read the whole chat again: the report was mistaken.');
     within(dialog).getByText(/reversed the decision/);
     expect(within(dialog).queryByText(/^Until /)).toBeNull();
+    await waitFor(() => expect(posts(fetchMock, `/api/users/${ME}/notices/30/seen`)).toHaveLength(1));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Got it' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

@@ -8,6 +8,13 @@ import { Button } from '@/components/ui/button';
 import { firstControlOf, handleModalKeys } from '@/lib/modal-keys';
 import { appealNotice, dropNotice, markNoticeSeen, noticesQuery } from './notice-queries';
 
+/**
+ * A decision whose appeal outcome is also waiting (a suspended person saw the decision on the login
+ * screen, appealed, and signs in once it was decided): the outcome alone is shown.
+ */
+const isSuperseded = (notice: Notice, all: readonly Notice[]) =>
+  notice.kind === 'action' && all.some((n) => n.kind === 'appealOutcome' && n.action.id === notice.action.id);
+
 /** Oldest first: a person reads what happened in the order it happened. */
 const byTime = (a: Notice, b: Notice) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id;
 
@@ -17,8 +24,20 @@ const byTime = (a: Notice, b: Notice) => a.createdAt.localeCompare(b.createdAt) 
  * same cached list). Mounted with the realtime bridge while signed in.
  */
 export function NoticeHost({ userId }: { userId: number }) {
+  const queryClient = useQueryClient();
   const { data } = useQuery(noticesQuery(userId));
-  const notice = data?.notices.toSorted(byTime)[0];
+  const notices = data?.notices ?? [];
+  const stale = notices.filter((n) => isSuperseded(n, notices)).map((n) => n.id);
+  const notice = notices.filter((n) => !stale.includes(n.id)).toSorted(byTime)[0];
+  // Read, as far as the person is concerned: the outcome of their appeal says what became of it.
+  const staleKey = stale.join(',');
+  useEffect(() => {
+    if (!staleKey) return;
+    for (const id of staleKey.split(',').map(Number)) {
+      dropNotice(queryClient, userId, id);
+      void markNoticeSeen(userId, id).catch(() => {});
+    }
+  }, [staleKey, queryClient, userId]);
   return notice ? createPortal(<NoticeDialog key={notice.id} userId={userId} notice={notice} />, document.body) : null;
 }
 
