@@ -28,7 +28,9 @@ export function SuspendedPanel({ suspension }: { suspension: Suspension }) {
           <h2 id={titleId} className="text-lg font-semibold leading-snug text-white">
             {noticeHeadline(notice)}
           </h2>
-          {message ? <p className="text-sm text-zinc-300">{message}</p> : null}
+          {/* The headline of a suspension or a ban already says it (with the end date); the server's
+              sentence adds to an appeal's outcome (the decision stands: until when). */}
+          {message && notice.kind === 'appealOutcome' ? <p className="text-sm text-zinc-300">{message}</p> : null}
         </div>
       </div>
       <StatementOfReasons notice={notice} />

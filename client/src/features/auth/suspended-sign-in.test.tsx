@@ -45,7 +45,6 @@ describe('Login screen: a suspended account', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Login as Developer' }));
 
     const statement = await panel();
-    within(statement).getByText(`Your account is suspended until ${UNTIL}.`);
     within(statement).getByText('You sent threatening messages to another person.');
     within(statement).getByText('Treat people with respect: no harassment, threats or hate.');
     within(statement).getByText(`Until ${formatDateTime(UNTIL)}`);

@@ -140,7 +140,7 @@ describe('Moderation: the queue', () => {
     within(messages).getByText('answer me');
     within(detail).getByText('Loves true crime');
     within(detail).getByText('No moderator has acted on this person yet.');
-    expect(within(detail).getByText(/Suggested next step/).textContent).toContain('Suspended');
+    expect(within(detail).getByText(/Suggested next step/).textContent).toContain('Suspend');
     expect(harry.getAttribute('aria-current')).toBe('true');
   });
 

@@ -55,7 +55,7 @@ export function ModerationScreen({ role, userId }: { role: Role; userId: number 
       <Tabs.Root value={tab} onValueChange={choose} className="mx-auto grid w-full max-w-7xl gap-5 px-4 py-5 sm:px-6">
         <Tabs.List
           aria-label="Moderation sections"
-          className="flex gap-1 overflow-x-auto rounded-full bg-white/[0.06] p-1 sm:self-start sm:justify-self-start"
+          className="grid grid-cols-2 gap-1 rounded-3xl bg-white/[0.06] p-1 sm:flex sm:justify-self-start sm:rounded-full"
         >
           {tabs.map(({ tab: value, label }) => (
             <Tabs.Trigger

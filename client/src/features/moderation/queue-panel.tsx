@@ -195,7 +195,7 @@ export function QueuePanel({ userId }: { userId: number }) {
 
   return (
     <div className="grid gap-4 lg:grid-cols-[22rem_minmax(0,1fr)] lg:items-start">
-      <div className={cn('grid gap-3', openId !== null && 'hidden lg:grid')}>
+      <div className={cn('gap-3', openId === null ? 'grid' : 'hidden lg:grid')}>
         <div className="grid grid-cols-2 gap-2">
           <label className="grid gap-1 text-xs text-zinc-400">
             Status
@@ -232,16 +232,13 @@ export function QueuePanel({ userId }: { userId: number }) {
             {queue.isSuccess ? `${subjects.length} ${subjects.length === 1 ? 'person' : 'people'}` : ''}
           </p>
           <div className="flex gap-1">
-            <Button
-              variant="ghost"
-              size="sm"
-              className="hidden sm:inline-flex"
-              aria-expanded={help}
-              onClick={() => setHelp((shown) => !shown)}
-            >
-              <Keyboard aria-hidden="true" className="size-4" />
-              Shortcuts
-            </Button>
+            {/* For keyboards: not on a phone. A wrapper, as the button's inline-flex would win over `hidden`. */}
+            <div className="hidden sm:block">
+              <Button variant="ghost" size="sm" aria-expanded={help} onClick={() => setHelp((shown) => !shown)}>
+                <Keyboard aria-hidden="true" className="size-4" />
+                Shortcuts
+              </Button>
+            </div>
             <Button variant="ghost" size="icon" aria-label="Refresh the queue" onClick={() => void queue.refetch()}>
               {queue.isFetching ? <Spinner /> : <RefreshCw aria-hidden="true" className="size-4" />}
             </Button>

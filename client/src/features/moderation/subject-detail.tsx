@@ -18,7 +18,7 @@ import { REPORT_REASON_LABELS } from '@/lib/report-reasons';
 import { toast } from '@/lib/toast';
 import { ActionForm, type ActionFormHandle } from './action-form';
 import { Badge, StandingBadges } from './badges';
-import { EVENT_LABELS, RULE_LABELS, STATE_LABELS } from './moderation-labels';
+import { ACTION_LABELS, EVENT_LABELS, RULE_LABELS, STATE_LABELS } from './moderation-labels';
 import { subjectQuery, useSubjectMutations } from './moderation-queries';
 
 export interface SubjectDetailHandle {
@@ -161,15 +161,12 @@ export function SubjectDetail({ ref, subjectId, userId, onClose }: SubjectDetail
               {subject.reporterCount} {subject.reporterCount === 1 ? 'reporter' : 'reporters'}
             </p>
           </div>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="hidden shrink-0 lg:inline-flex"
-            aria-label="Close (Esc)"
-            onClick={onClose}
-          >
-            <X aria-hidden="true" className="size-5" />
-          </Button>
+          {/* A wrapper: the button's own inline-flex would win over `hidden`. */}
+          <div className="hidden shrink-0 lg:block">
+            <Button variant="ghost" size="icon" aria-label="Close (Esc)" onClick={onClose}>
+              <X aria-hidden="true" className="size-5" />
+            </Button>
+          </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <StandingBadges standing={subject.standing} />
@@ -212,7 +209,7 @@ export function SubjectDetail({ ref, subjectId, userId, onClose }: SubjectDetail
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_24rem] xl:items-start">
         <div className="grid gap-6">
           <p className="rounded-2xl border border-intent-soft/30 bg-intent/10 p-3 text-sm text-zinc-100">
-            Suggested next step: <span className="font-semibold">{EVENT_LABELS[suggestion]}</span>
+            Suggested next step: <span className="font-semibold">{ACTION_LABELS[suggestion]}</span>
             {subject.strikes > 0 ? ` (after ${subject.strikes} ${subject.strikes === 1 ? 'strike' : 'strikes'})` : null}
             .
           </p>
