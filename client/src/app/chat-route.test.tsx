@@ -1,11 +1,15 @@
 import { CHAT_TEXTS } from '@shared/constants';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatDateTime } from '@/components/statement-of-reasons';
+import { SUSPENDED_CHAT_TEXTS } from '@/features/chat/chat-not-found';
 import { conversationKey } from '@/features/chat/conversation-cache';
-import { writeStoredSession } from '@/lib/session';
+import { sessionAtom, writeStoredSession } from '@/lib/session';
+import { appStore } from '@/lib/store';
 import { type ChatServerState, serveChat, storeMessage } from '@/test/chat-server';
 import { makeMatchView, makeMessage, makeMessages } from '@/test/fixtures';
-import { renderApp } from '@/test/utils';
+import { makeNotice } from '@/test/moderation-fixtures';
+import { jsonResponse, renderApp } from '@/test/utils';
 
 // The whole app (route, session services, realtime bridge) with a fake socket the test plays.
 const fake = await vi.hoisted(async () => (await import('@/test/fake-socket')).createFakeSocket());
@@ -14,9 +18,9 @@ vi.mock('socket.io-client', () => ({ io: (options: unknown) => fake.io(options) 
 const ME = 7;
 const OTHER = 9;
 
-function openChat(state: ChatServerState, path = '/chat/3') {
+function openChat(state: ChatServerState, path = '/chat/3', extra?: Parameters<typeof serveChat>[1]) {
   writeStoredSession({ token: 'tok-7', userId: ME });
-  const server = serveChat(state);
+  const server = serveChat(state, extra);
   return { ...server, ...renderApp(path) };
 }
 
@@ -46,6 +50,52 @@ describe('/chat/:matchId', () => {
     expect(screen.getByText(CHAT_TEXTS.accountDeletedBody)).toBeTruthy();
     expect(screen.queryByText(CHAT_TEXTS.notFoundTitle)).toBeNull();
     expect(screen.getByRole('link', { name: CHAT_TEXTS.backToMatches })).toBeTruthy();
+  });
+
+  it('the other person was suspended: the chat ends and says so, without saying why', async () => {
+    const state: ChatServerState = { me: ME, match: makeMatchView(), messages: makeMessages(1, 2) };
+    openChat(state);
+    await screen.findByText('Message 2');
+    await bridgeReady();
+
+    act(() => fake.emit('match:removed', { matchId: 3, intent: 'romantic', reason: 'suspended' }));
+    await screen.findByRole('heading', { level: 1, name: SUSPENDED_CHAT_TEXTS.title });
+    screen.getByText(SUSPENDED_CHAT_TEXTS.body);
+    expect(screen.queryByText(CHAT_TEXTS.notFoundTitle)).toBeNull();
+    expect(screen.queryByText('Message 2')).toBeNull();
+    expect(screen.getByRole('link', { name: CHAT_TEXTS.backToMatches })).toBeTruthy();
+  });
+
+  it('a moderator suspends the person in the chat: it ends, and the login screen shows the statement with an appeal', async () => {
+    const state: ChatServerState = { me: ME, match: makeMatchView(), messages: makeMessages(1, 2) };
+    const until = '2026-12-04T10:00:00.000Z';
+    const notice = makeNotice({ action: { endsAt: until } });
+    // The appeal a suspended person sends without a session.
+    const { router, calls } = openChat(state, '/chat/3', (url, init) =>
+      url === '/api/appeals' && init.method === 'POST' ? jsonResponse({ ok: true }, { status: 201 }) : undefined,
+    );
+    await screen.findByText('Message 2');
+    await bridgeReady();
+
+    act(() => fake.emit('moderation:notice', { notice, appealToken: 'live-token-0123456789abcdef' }));
+    act(() => fake.emit('session:ended', 'suspended'));
+
+    const statement = await screen.findByRole('region', {
+      name: `Your account is suspended until ${formatDateTime(until)}`,
+    });
+    expect(router.state.location.pathname).toBe('/login');
+    expect(appStore.get(sessionAtom)).toBeNull();
+    expect(screen.queryByText('Message 2')).toBeNull();
+    within(statement).getByText('You sent threatening messages to another person.');
+    fireEvent.click(within(statement).getByRole('button', { name: 'Appeal' }));
+    fireEvent.change(within(statement).getByLabelText('Why should we look at it again?'), {
+      target: { value: 'It was a misunderstanding between us.' },
+    });
+    fireEvent.click(within(statement).getByRole('button', { name: 'Send appeal' }));
+    await within(statement).findByText(/Your appeal was sent/);
+    expect(calls('POST', '/api/appeals').map((c) => c.body)).toEqual([
+      { token: 'live-token-0123456789abcdef', text: 'It was a misunderstanding between us.' },
+    ]);
   });
 
   it('turns into not found when the match ends while open, and a late message does not bring it back', async () => {

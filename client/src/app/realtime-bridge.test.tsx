@@ -10,6 +10,7 @@ import {
   getConversation,
   markChatOpen,
   presenceQuery,
+  removedQuery,
   typingQuery,
 } from '@/features/chat/conversation-cache';
 import { pendingMatchMoments, resetAnnouncedMatches } from '@/features/match-moment';
@@ -18,8 +19,10 @@ import { badgesQuery, setBadges } from '@/lib/badges';
 import { createQueryClient } from '@/lib/query-client';
 import { sessionAtom, startSession } from '@/lib/session';
 import { appStore } from '@/lib/store';
+import { suspensionAtom } from '@/lib/suspension';
 import { toastsAtom } from '@/lib/toast';
 import { makeMatchView, makeMessage, makeMessages, makeSelfUser } from '@/test/fixtures';
+import { makeNotice } from '@/test/moderation-fixtures';
 import { jsonResponse, mockFetch } from '@/test/utils';
 import { AppLayout } from './app-layout';
 import { AppProviders } from './providers';
@@ -172,6 +175,51 @@ describe('RealtimeBridge', () => {
     expect(queryClient.getQueryData([`/api/users/${ME}/matches/2`])).toBeUndefined();
     // Stale, so opening Matches later refetches it too.
     expect(queryClient.getQueryState(platonic)?.isInvalidated).toBe(true);
+  });
+
+  it("'match:removed' of a suspended person: gone from Matches, and their chat says it ended", () => {
+    const { queryClient } = renderBridge();
+    const platonic = matchesQuery(ME, 'platonic').queryKey;
+    queryClient.setQueryData(platonic, [makeMatch(1), makeMatch(2)]);
+    act(() => fake.emit('match:removed', { matchId: 2, intent: 'platonic', reason: 'suspended' }));
+    expect(cachedIds(queryClient, platonic)).toEqual([1]);
+    expect(queryClient.getQueryData(removedQuery(2).queryKey)).toBe('suspended');
+  });
+
+  it("'moderation:notice' shows the statement of reasons at once, in a dialog named by what happened", async () => {
+    renderBridge();
+    const notice = makeNotice({ action: { kind: 'warn', endsAt: null } });
+    act(() => fake.emit('moderation:notice', { notice, appealToken: null }));
+    const dialog = await screen.findByRole('dialog', { name: 'You received a warning' });
+    expect(dialog.textContent).toContain('You sent threatening messages to another person.');
+    // A warning ends nothing.
+    expect(appStore.get(sessionAtom)).toEqual({ token: 'tok-7', userId: ME });
+  });
+
+  it("'session:ended' after a suspension's notice: signed out, the statement and its appeal token kept for /login", async () => {
+    const { router } = renderBridge();
+    const notice = makeNotice();
+    await act(async () => fake.emit('moderation:notice', { notice, appealToken: 'live-token-0123456789abcdef' }));
+    await act(async () => fake.emit('session:ended', 'suspended'));
+    expect(appStore.get(sessionAtom)).toBeNull();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(appStore.get(suspensionAtom)).toEqual({
+      notice,
+      appealToken: 'live-token-0123456789abcdef',
+      message: null,
+      appealSent: false,
+    });
+    // In this tab's sessionStorage: the navigation or a reload does not lose it.
+    expect(sessionStorage.getItem('podmatch.suspension')).toContain('live-token-0123456789abcdef');
+  });
+
+  it('a plain logout after a notice keeps no statement for /login', async () => {
+    renderBridge();
+    const notice = makeNotice({ action: { kind: 'warn', endsAt: null } });
+    await act(async () => fake.emit('moderation:notice', { notice, appealToken: null }));
+    await act(async () => fake.emit('session:ended', 'logout'));
+    expect(appStore.get(sessionAtom)).toBeNull();
+    expect(appStore.get(suspensionAtom)).toBeNull();
   });
 
   it("'job:status' is typed by job: a finished podcasts.sync refreshes the library and Spotify status", () => {

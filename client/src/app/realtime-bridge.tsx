@@ -16,6 +16,7 @@ import {
 import { invalidateAfterMatch, invalidateFeed } from '@/features/feed/feed-queries';
 import { announceMatch, MatchMomentHost } from '@/features/match-moment';
 import { addMatchToList, forgetMatch } from '@/features/matches/match-queries';
+import { addNotice, NoticeHost } from '@/features/notices';
 import { libraryQuery } from '@/features/podcasts/podcast-queries';
 import { spotifyStatusQuery } from '@/features/spotify/spotify-queries';
 import { videoIntrosQuery } from '@/features/videos/video-project';
@@ -23,6 +24,7 @@ import { badgesQuery, setBadges, setUnreadBadges } from '@/lib/badges';
 import { noteMessage, noteRead } from '@/lib/match-cache';
 import { endSession } from '@/lib/session';
 import { onServerEvent, onSocketConnect, useSocketConnected, useSocketConnection } from '@/lib/socket';
+import { noteLiveNotice, sessionEndedBy } from '@/lib/suspension';
 import { toast } from '@/lib/toast';
 import { userQuery } from '@/lib/user-queries';
 
@@ -81,8 +83,9 @@ export const cacheUpdates: { [E in ServerEventName]: (payload: ServerEventPayloa
     addMatchToList(queryClient, userId, match);
     void invalidateAfterMatch(queryClient, userId);
   },
-  // Also while another screen is open, so Matches never shows a match that is gone. The feed
-  // lists keep their position; counts and the other lists are refetched.
+  // Also while another screen is open, so Matches never shows a match that is gone (unmatched,
+  // blocked, the other person left or was suspended). The feed lists keep their position; counts
+  // and the other lists are refetched.
   'match:removed': ({ matchId, reason }, { queryClient, userId }) => {
     forgetMatch(queryClient, userId, matchId);
     forgetConversation(queryClient, matchId, reason ?? 'ended');
@@ -106,7 +109,17 @@ export const cacheUpdates: { [E in ServerEventName]: (payload: ServerEventPayloa
   'job:status': (event, ctx) => {
     if (isJobFinished(event)) afterJob[event.name](ctx);
   },
-  'session:ended': (_reason, { endSession }) => endSession(),
+  // A suspension or a ban: the statement of reasons that came just before stays for the login
+  // screen, which shows it with its appeal form. Leaving for /login also closes an open chat.
+  'session:ended': (reason, { endSession }) => {
+    sessionEndedBy(reason);
+    endSession();
+  },
+  // A moderator's decision or an appeal's outcome: shown at once in a dialog (NoticeHost).
+  'moderation:notice': (event, { queryClient, userId }) => {
+    noteLiveNotice(event);
+    addNotice(queryClient, userId, event.notice);
+  },
   // This socket alone was closed, for a newer one of the same person (too many tabs or devices);
   // the login goes on. Socket.IO does not reconnect after a disconnect by the server and nothing
   // here asks it to (two tabs would take turns closing each other): the tab keeps working by
@@ -174,7 +187,12 @@ export default function RealtimeBridge({ userId }: { userId: number }) {
   }, []);
   useSocketConnection(userId, end);
   useBadgePollingWhileDisconnected(queryClient, userId);
-  return <MatchMomentHost />;
+  return (
+    <>
+      <MatchMomentHost />
+      <NoticeHost userId={userId} />
+    </>
+  );
 }
 
 /** Badges arrive by socket; while it is down they are read every 5 s instead (SPEC's polling interval). */

@@ -1,5 +1,5 @@
 import { STORAGE_KEYS } from '@shared/constants';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { selectedIntentAtom } from '@/lib/intent';
 import { createQueryClient } from '@/lib/query-client';
@@ -88,6 +88,31 @@ describe('route access', () => {
   it('an unknown path shows the 404 screen to anyone', async () => {
     renderApp('/definitely/not/here');
     await screen.findByText('404 Page Not Found');
+  });
+
+  it('/moderation is the 404 screen to someone without a role, and their profile has no way there', async () => {
+    const fetchMock = signedIn();
+    const { router } = renderApp('/moderation');
+    await screen.findByRole('heading', { name: '404 Page Not Found' });
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/moderation'))).toEqual([]);
+    await act(async () => router.navigate('/profile'));
+    await screen.findByTestId('user-display-name');
+    expect(screen.queryByRole('link', { name: /Moderation/ })).toBeNull();
+  });
+
+  it('a moderator reaches /moderation from the profile', async () => {
+    const moderator = { ...user, role: 'moderator' as const };
+    signedIn((url) => {
+      if (url === '/api/users/5') return jsonResponse(moderator);
+      if (url === '/api/moderation/queue?state=open') return jsonResponse({ subjects: [] });
+      return undefined;
+    });
+    const { router } = renderApp('/profile');
+    fireEvent.click(await screen.findByRole('link', { name: /Moderation/ }));
+    await screen.findByRole('heading', { name: 'Moderation', level: 1 });
+    expect(router.state.location.pathname).toBe('/moderation');
+    await screen.findByText('Nothing to review. The queue is empty.');
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Queue', 'Appeals']);
   });
 });
 

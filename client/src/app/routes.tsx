@@ -43,6 +43,7 @@ const loaders = {
   matches: () => import('./routes/matches-route'),
   chat: () => import('./routes/chat-route'),
   profileDetails: () => import('./routes/profile-details-route'),
+  moderation: () => import('./routes/moderation-route'),
   terms: () => import('./routes/terms-route'),
   privacy: () => import('./routes/privacy-route'),
   appLayout: () => import('./app-layout'),
@@ -69,6 +70,8 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/setup', ...screen(loaders.setup) },
           { path: '/chat/:matchId', ...screen(loaders.chat) },
+          // Wider than the phone column of the layout: a moderator works on a laptop too.
+          { path: '/moderation', ...screen(loaders.moderation) },
           {
             ...screen(loaders.appLayout),
             children: [

@@ -1,6 +1,7 @@
 import { type BodyOf, buildPath, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf } from '@shared/api';
 import { queryOptions } from '@tanstack/react-query';
-import { apiFetch, InvalidResponseError, type On401 } from './http';
+import type { z } from 'zod';
+import { apiFetch, InputProblem, InvalidResponseError, type On401 } from './http';
 import { uploadWithProgress } from './upload';
 
 // The typed API client. It imports the shared endpoint table (and so zod): modules on the first
@@ -62,6 +63,16 @@ export async function apiRequest<E extends Endpoint>(
   const parsed = endpoint.response.safeParse(data);
   if (!parsed.success) throw new InvalidResponseError(url, parsed.error);
   return parsed.data as ResponseOf<E>;
+}
+
+/**
+ * Checks input with a contract schema before it is sent: a refusal is an InputProblem carrying the
+ * schema's first sentence (errorMessage shows it), so a form says what the server would have said.
+ */
+export function checkInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new InputProblem(parsed.error.issues[0]?.message ?? 'Please check what you entered.');
+  return parsed.data;
 }
 
 /**

@@ -36,6 +36,11 @@ export class InvalidResponseError extends Error {
   }
 }
 
+/** Input the client refused before sending it, with the sentence to show (the contract's own wording). */
+export class InputProblem extends Error {
+  override readonly name = 'InputProblem';
+}
+
 export type On401 = 'throw' | 'returnNull';
 
 export interface FetchOptions {
@@ -102,7 +107,7 @@ export function errorMessage(error: unknown, fallback: string): string {
     if (error.status >= 500) return 'Something went wrong on our side. Please try again in a moment.';
     return fallback;
   }
-  if (error instanceof InvalidResponseError) return error.message;
+  if (error instanceof InvalidResponseError || error instanceof InputProblem) return error.message;
   // fetch rejects with a TypeError when the request never reached the server.
   if (error instanceof TypeError) return 'You seem to be offline. Check your connection and try again.';
   return fallback;

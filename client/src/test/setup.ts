@@ -4,6 +4,7 @@ import { authCheckAtom } from '@/lib/auth-check';
 import { savedIntentAtom, selectedIntentAtom } from '@/lib/intent';
 import { reloadSession } from '@/lib/session';
 import { appStore } from '@/lib/store';
+import { forgetSuspension } from '@/lib/suspension';
 import { toastsAtom } from '@/lib/toast';
 
 // Lazy route chunks load slowly when the machine is busy (CI runs tiers back to back).
@@ -21,5 +22,6 @@ afterEach(() => {
   appStore.set(selectedIntentAtom, null);
   appStore.set(savedIntentAtom, null);
   appStore.set(authCheckAtom, null);
+  forgetSuspension(appStore);
   reloadSession(appStore);
 });

@@ -6,6 +6,7 @@ import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useLogout } from '@/features/auth/use-logout';
 import { BlueskyLinkCard } from '@/features/bluesky/bluesky-link-card';
+import { ModerationLink } from '@/features/moderation/moderation-link';
 import { ProfileScreen } from '@/features/profile/profile-screen';
 import { SignInWaysCard } from '@/features/sign-in-ways';
 import { SpotifyConnectionCard } from '@/features/spotify/spotify-connection-card';
@@ -39,6 +40,7 @@ export default function ProfileRoute() {
       loggingOut={isPending}
       onSwipeLeft={() => navigate('/')}
     >
+      {user?.role ? <ModerationLink role={user.role} /> : null}
       {user ? <SpotifyConnectionCard userId={user.id} /> : null}
       {user ? <BlueskyLinkCard userId={user.id} /> : null}
       {user ? (

@@ -1,13 +1,16 @@
 import { APP_NAME, APP_TAGLINE } from '@shared/constants';
 import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
 import { ChevronDown, Headphones } from 'lucide-react';
 import { useState } from 'react';
+import { suspensionAtom } from '@/lib/suspension';
 import { BlueskySignIn } from './bluesky-sign-in';
 import { ClearStorageButton } from './clear-storage-button';
 import { DevLoginForm } from './dev-login-form';
 import { EmailSignIn } from './email-sign-in';
 import { PasskeyButtons, usePasskeyAutofill } from './passkey-sign-in';
 import { SpotifyLoginButton } from './spotify-login-button';
+import { SuspendedPanel } from './suspended-panel';
 import { useLoginErrorToast } from './use-login-error-toast';
 import { useBlueskyCodeExchange, useSpotifyCodeExchange } from './use-spotify-code-exchange';
 
@@ -63,6 +66,9 @@ export function LoginScreen() {
   // Only what works here: each way in shows once the server says it offers it.
   const { data: methods, isError } = useSignInMethods();
   const [passkeyProblem, setPasskeyProblem] = useState<string | null>(null);
+  // A refused sign-in of a suspended account, or a session a moderator just ended: its statement of
+  // reasons replaces the ways in until the person goes back to them.
+  const suspension = useAtomValue(suspensionAtom);
   const autofill = usePasskeyAutofill(Boolean(methods?.passkey));
 
   return (
@@ -80,7 +86,13 @@ export function LoginScreen() {
           <p className="mt-2 text-sm text-zinc-400">{APP_TAGLINE}</p>
         </header>
 
-        <section aria-label="Sign in or create an account" className="mt-10 grid gap-4" data-testid="sign-in-methods">
+        {suspension ? <SuspendedPanel suspension={suspension} /> : null}
+        <section
+          aria-label="Sign in or create an account"
+          className="mt-10 grid gap-4"
+          data-testid="sign-in-methods"
+          hidden={Boolean(suspension)}
+        >
           {isError ? (
             <p role="status" className="text-center text-sm text-red-300">
               We could not reach the server. Check your connection and reload the page.
@@ -106,7 +118,7 @@ export function LoginScreen() {
         </section>
 
         {DEV_LOGIN_ENABLED && methods?.devLogin !== false ? (
-          <div className="mt-8">
+          <div className="mt-8" hidden={Boolean(suspension)}>
             <DevLoginForm />
           </div>
         ) : null}

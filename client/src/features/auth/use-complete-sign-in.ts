@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { authCheckAtom } from '@/lib/auth-check';
 import { savedIntentAtom } from '@/lib/intent';
 import { startSession } from '@/lib/session';
+import { forgetSuspension } from '@/lib/suspension';
 import type { SignedIn } from './auth-requests';
 
 /**
@@ -23,6 +24,8 @@ export function useCompleteSignIn(): (signedIn: SignedIn) => void {
       setCheck({ userId: user.id, state: 'valid' });
       setSavedIntent(user.intent);
       startSession({ token, userId: user.id });
+      // A statement shown after an earlier refused sign-in is over; the app shows what is new.
+      forgetSuspension();
       navigate('/', { replace: true });
     },
     [queryClient, setCheck, setSavedIntent, navigate],

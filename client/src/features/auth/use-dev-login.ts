@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, InvalidResponseError } from '@/lib/http';
+import { isSuspendedSignIn } from '@/lib/suspension';
 import { type ToastInput, toast } from '@/lib/toast';
 import { useCompleteSignIn } from './use-complete-sign-in';
 
@@ -7,6 +8,14 @@ const LOGIN_FAILED = 'Unable to login. Please try again.';
 
 /** Loads the typed auth calls ahead of a click (on hover/focus of the form). */
 export const preloadAuthRequests = () => import('./auth-requests');
+
+/**
+ * Tells of a failed sign-in with a toast; a suspended account's refusal is shown by the login
+ * screen's statement of reasons instead (lib/suspension.ts).
+ */
+export function toastLoginFailure(error: unknown): void {
+  if (!isSuspendedSignIn(error)) toast(loginFailureToast(error));
+}
 
 /** The toast for a failed development login (SPEC sections 5 and 8). */
 export function loginFailureToast(error: unknown): ToastInput {
@@ -37,8 +46,6 @@ export function useDevLogin() {
   return useMutation({
     mutationFn: async (username: string) => (await preloadAuthRequests()).requestDevLogin(username),
     onSuccess: complete,
-    onError: (error) => {
-      toast(loginFailureToast(error));
-    },
+    onError: toastLoginFailure,
   });
 }

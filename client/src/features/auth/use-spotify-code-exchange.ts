@@ -5,7 +5,7 @@ import { toast } from '@/lib/toast';
 import { useReturnParams } from '@/lib/use-return-params';
 import type { SignedIn } from './auth-requests';
 import { useCompleteSignIn } from './use-complete-sign-in';
-import { loginFailureToast, preloadAuthRequests } from './use-dev-login';
+import { preloadAuthRequests, toastLoginFailure } from './use-dev-login';
 
 /**
  * After a provider's approval the server sends the browser to /login?<param>=<one-time code>; this
@@ -36,7 +36,7 @@ function useCodeExchange(param: string, exchange: (code: string) => Promise<Sign
       try {
         complete(await latestExchange.current(code));
       } catch (error) {
-        toast(loginFailureToast(error));
+        toastLoginFailure(error);
       }
     })();
   }, [code, param, setSearchParams, complete]);
@@ -74,7 +74,7 @@ export function useBlueskyCodeExchange(): void {
       try {
         complete(await (await preloadAuthRequests()).requestBlueskyExchange(code));
       } catch (error) {
-        toast(loginFailureToast(error));
+        toastLoginFailure(error);
       }
     })();
   });

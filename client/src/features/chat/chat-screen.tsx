@@ -190,7 +190,7 @@ export function ChatScreen({ userId, matchId, icebreaker }: { userId: number; ma
   });
   useEffect(() => markChatOpen(matchId), [matchId]);
 
-  if (removedAs === 'accountDeleted') return <ChatNotFound accountDeleted />;
+  if (removedAs === 'accountDeleted' || removedAs === 'suspended') return <ChatNotFound reason={removedAs} />;
   if (removed || hidden(match.error) || hidden(conversation.error)) return <ChatNotFound />;
   const failed = match.error ?? conversation.error;
   if (failed)

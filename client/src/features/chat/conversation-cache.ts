@@ -195,8 +195,11 @@ export function pollQuery(userId: number, matchId: number) {
 
 // Live state around a conversation, also in the query cache (so a new session starts empty).
 
-/** Why a conversation is gone: it ended (unmatch, block, not found), or the other person left. */
-export type RemovedReason = 'ended' | 'accountDeleted';
+/**
+ * Why a conversation is gone: it ended (unmatch, block, not found), the other person left, or a
+ * moderator suspended or banned them (docs/moderation.md).
+ */
+export type RemovedReason = 'ended' | 'accountDeleted' | 'suspended';
 
 /** Matches the server ended ('match:removed'): their chat says so, late messages are ignored. */
 export function removedQuery(matchId: number) {

@@ -3,14 +3,7 @@ import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState 
 import { createPortal } from 'react-dom';
 import { Button } from '@/components/ui/button';
 import { firstControlOf, handleModalKeys } from '@/lib/modal-keys';
-
-export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
-  spam: 'Spam',
-  harassment: 'Harassment',
-  inappropriate: 'Inappropriate content',
-  fake_profile: 'Fake profile',
-  other: 'Something else',
-};
+import { REPORT_REASON_LABELS } from '@/lib/report-reasons';
 
 export const REPORT_DETAILS_MAX = 1000;
 
