@@ -228,7 +228,12 @@ export const TransparencyReportSchema = z.object({
   actionsByKind: z.record(z.string(), z.number().int()),
   /** Median hours from a person's first open report to the action that closed it; null without any. */
   medianHoursToAction: z.number().nullable(),
-  appeals: z.object({ received: z.number().int(), upheld: z.number().int(), reversed: z.number().int(), open: z.number().int() }),
+  appeals: z.object({
+    received: z.number().int(),
+    upheld: z.number().int(),
+    reversed: z.number().int(),
+    open: z.number().int(),
+  }),
   automaticHides: z.number().int(),
 });
 export type TransparencyReport = z.infer<typeof TransparencyReportSchema>;

@@ -344,7 +344,9 @@ export async function decideAppeal(
     );
     if (appeal.user_id !== null) {
       // The outcome replaces the statement of the action it decided, if that one is still unread.
-      await sql(tx, 'update moderation_notices set seen_at = now() where event_id = ? and seen_at is null', [action.id]);
+      await sql(tx, 'update moderation_notices set seen_at = now() where event_id = ? and seen_at is null', [
+        action.id,
+      ]);
       const noticeId = await addNotice(tx, appeal.user_id, decision.id, 'appealOutcome', appeal.id);
       await tellNow(deps, tx, appeal.user_id, noticeId);
     }
