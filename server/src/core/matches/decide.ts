@@ -15,6 +15,7 @@ import type { ArtworkUrls } from '../artwork/artwork-urls';
 import type { MatchSchema } from '../db/entities';
 import { blockedEitherWay, intArray, lockPair, type RowOf, sql } from '../db/sql';
 import { stageJob } from '../jobs/outbox';
+import { notSuspended } from '../moderation/standing';
 import { type PodcastRow, toSharedPodcast } from '../presenters/podcast.presenter';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../presenters/user.presenter';
 import type { Publisher } from '../realtime/publisher';
@@ -390,8 +391,10 @@ export async function unreadMatchCounts(em: EntityManager, userId: number): Prom
           or (m.user2_id = ? and (m.user2_seen_at is null or m.last_message_seq > m.user2_read_seq)))
         and m.mutual_at is not null and m.unmatched_at is null
         and not ${blockedEitherWay('m.user1_id', 'm.user2_id')}
+        and exists (select 1 from users other
+              where other.id = case when m.user1_id = ? then m.user2_id else m.user1_id end and ${notSuspended('other')})
       group by m.intent`,
-    [userId, userId],
+    [userId, userId, userId],
   );
   const counts = Object.fromEntries(INTENTS.map((intent) => [intent, 0])) as Record<Intent, number>;
   for (const row of rows) counts[row.intent] = row.n;
