@@ -88,7 +88,10 @@ test('a reported harasser is suspended by a moderator, appeals, and a second mod
     await file.getByRole('button', { name: 'Claim' }).click();
     await expect(file.getByText('You are handling this person.')).toBeVisible();
     // The choices are labels around visually hidden radios: a person clicks the label.
-    await file.locator('label').filter({ has: page.getByRole('radio', { name: 'Suspend' }) }).click();
+    await file
+      .locator('label')
+      .filter({ has: page.getByRole('radio', { name: 'Suspend' }) })
+      .click();
     await expect(file.getByRole('radio', { name: 'Suspend' })).toBeChecked();
     await expect(file.getByRole('spinbutton', { name: 'Days' })).toHaveValue('7');
     await file.getByRole('textbox', { name: 'Explanation' }).fill('You sent threatening messages to another member.');
