@@ -7,7 +7,7 @@ import { buttonClasses } from '@/components/ui/button';
 export const PRIVACY_EMAIL = 'privacy@podmatch.example';
 
 /** When the texts last changed; shown under each title. */
-export const LEGAL_UPDATED = '26 November 2026';
+export const LEGAL_UPDATED = '27 November 2026';
 
 /** Back where the reader came from inside the app, else to the start ('/', which sends anonymous readers to /login). */
 function BackLink() {

@@ -125,8 +125,14 @@ export function PrivacyScreen() {
           <strong>Reports are kept for one year</strong> from the day they were made, even when either person deletes
           their account, and then deleted automatically. Without this, someone reported for harassment could erase the
           record by deleting their account and signing up again. We keep only what a moderator needs: the reported
-          person's id, their display name and the text of their messages in the reported conversation as they were when
-          the report was made. If the person who reported deletes their account, the report no longer says who made it.
+          person's id, their display name, their profile as the reporter saw it, and the text of their messages in the
+          reported conversation as they were when the report was made. Moderators see who made a report; the reported
+          person never does. If the person who reported deletes their account, the report no longer says who made it.
+        </p>
+        <p>
+          <strong>Moderation decisions</strong> about you (what was decided, why, which rule, until when) and your
+          appeals are kept for the same year and cannot be edited by anyone. You are told every decision about you in
+          the app, with how to appeal it.
         </p>
       </LegalSection>
 

@@ -47,7 +47,10 @@ export function pendingConditions(intentExpr: string): string {
             and m.intent = ${intentExpr}
             and case when m.user1_id = fc.user_id then m.user1_acted else m.user2_acted end)
     and not ${blockedEitherWay('fc.user_id', 'fc.candidate_id')}
-    and exists (select 1 from users shown where shown.id = fc.candidate_id and ${shownInFeeds('shown')})`;
+    -- Moderation (docs/moderation.md): nobody hidden, suspended or banned is shown, and someone
+    -- hidden sees nobody new either, so a hide makes no new matches.
+    and exists (select 1 from users shown where shown.id = fc.candidate_id and ${shownInFeeds('shown')})
+    and exists (select 1 from users viewer where viewer.id = fc.user_id and ${shownInFeeds('viewer')})`;
 }
 
 /** Whether `candidateId` is in the viewer's feed of this intent right now (the `viewer` access rule). */

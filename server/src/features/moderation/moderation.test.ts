@@ -297,6 +297,11 @@ describe('moderation', () => {
       target.id,
     ]);
     expect(hidden?.feed_hidden).toBe('moderator');
+    // No new matches: nobody sees them, and they see nobody new.
+    const ownFeed = await call(target, 'GET', `/api/users/${target.id}/feed?intent=romantic`);
+    expect(ownFeed.json).toEqual([]);
+    const theirFeed = await call(reporter, 'GET', `/api/users/${reporter.id}/feed?intent=romantic`);
+    expect(theirFeed.json.map((card: { id: number }) => card.id)).not.toContain(target.id);
     // Another person's notices and another person's "seen" are refused.
     expect((await call(reporter, 'GET', `/api/users/${target.id}/notices`)).status).toBe(403);
     expect((await call(reporter, 'POST', `/api/users/${reporter.id}/notices/${notices[0].id}/seen`)).status).toBe(404);
