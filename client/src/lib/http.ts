@@ -102,11 +102,7 @@ export function isApiError(error: unknown, status?: number): error is ApiError {
 
 /** A user-facing message for an error from the api client: the server's message, else the fallback. */
 export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError) {
-    if (error.serverMessage) return error.serverMessage;
-    if (error.status >= 500) return 'Something went wrong on our side. Please try again in a moment.';
-    return fallback;
-  }
+  if (error instanceof ApiError) return error.serverMessage ?? fallback;
   if (error instanceof InvalidResponseError || error instanceof InputProblem) return error.message;
   // fetch rejects with a TypeError when the request never reached the server.
   if (error instanceof TypeError) return 'You seem to be offline. Check your connection and try again.';
