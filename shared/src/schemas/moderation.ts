@@ -112,6 +112,8 @@ export const SubjectReportSchema = z.object({
 export const ModerationEventSchema = z.object({
   id: IdSchema,
   subjectId: IdSchema,
+  /** The person's display name now, or as last reported once the account is gone. */
+  subjectName: z.string(),
   kind: z.enum(MODERATION_EVENT_KINDS),
   /** Null for what the system did (an automatic hide). */
   moderator: ModeratorRefSchema.nullable(),

@@ -10,14 +10,11 @@ import { relativeTime } from '@/lib/relative-time';
 import { REPORT_REASON_LABELS } from '@/lib/report-reasons';
 import { toast } from '@/lib/toast';
 import { EVENT_LABELS, RULE_LABELS } from './moderation-labels';
-import { appealsQuery, subjectQuery, useDecideAppeal } from './moderation-queries';
+import { appealsQuery, useDecideAppeal } from './moderation-queries';
 
 function AppealCard({ appeal }: { appeal: Appeal }) {
   const id = useId();
-  // The appeal names the person by id; their name comes with their detail (cached for the queue too).
-  const name =
-    useQuery({ ...subjectQuery(appeal.subjectId), select: (detail) => detail.subject.displayName }).data ??
-    `Person ${appeal.subjectId}`;
+  const name = appeal.action.subjectName;
   const decide = useDecideAppeal(appeal.id);
   const [explanation, setExplanation] = useState('');
   const { action } = appeal;

@@ -53,7 +53,7 @@ export function AuditLogPanel() {
                     to={`?tab=queue&subject=${event.subjectId}`}
                     className="text-intent-soft underline-offset-2 hover:underline"
                   >
-                    Person {event.subjectId}
+                    {event.subjectName}
                   </Link>
                   {` · ${REPORT_REASON_LABELS[event.reason]}`}
                   {event.rule ? ` · ${RULE_LABELS[event.rule]}` : ''}

@@ -54,6 +54,7 @@ function serve(state: ServerState) {
         const event = {
           id: 900,
           subjectId: id,
+          subjectName: detail.subject.displayName,
           kind: body.kind,
           moderator: { id: ME, username: 'max' },
           reason: body.reason,
@@ -343,6 +344,7 @@ function makeAppeal(overrides: Partial<Appeal> = {}): Appeal {
     action: {
       id: 900,
       subjectId: 12,
+      subjectName: 'Harry Asser',
       kind: 'suspend',
       moderator: OTHER_MODERATOR,
       reason: 'harassment',

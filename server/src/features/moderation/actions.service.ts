@@ -23,7 +23,7 @@ import { release as releaseMedia, withhold } from '../../core/moderation/withhel
 import type { Effects } from '../../core/realtime/effects';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors';
 import { addNotice, appealToken, noticeById, readAppealToken } from './notices';
-import { type EventRow, subjectSummary, toEvent } from './queue.service';
+import { EVENT_COLUMNS, type EventRow, subjectSummary, toEvent } from './queue.service';
 
 export interface Moderator {
   userId: number;
@@ -257,7 +257,10 @@ export async function act(
   });
   await withhold(deps.redis, media.withhold);
   await releaseMedia(deps.redis, media.release);
-  return { event: toEvent(event), subject: (await subjectSummary(em, subjectId)) as QueueSubject };
+  const [named] = await sql<EventRow>(em, `select ${EVENT_COLUMNS} from moderation_events e where e.id = ?`, [
+    event.id,
+  ]);
+  return { event: toEvent(named ?? event), subject: (await subjectSummary(em, subjectId)) as QueueSubject };
 }
 
 // --- appeals ---

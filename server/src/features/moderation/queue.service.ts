@@ -21,9 +21,16 @@ const iso = (value: Date | string | null) => (value == null ? null : new Date(va
 const QUEUE_SIZE = 100;
 const strikeKinds = STRIKE_ACTIONS.map((kind) => `'${kind}'`).join(', ');
 
+/** A moderation event's columns with the person's name (`e` is moderation_events). */
+export const EVENT_COLUMNS = `e.*, coalesce(
+    (select n.display_name from users n where n.id = e.subject_id),
+    (select r.reported_display_name from reports r where r.reported_id = e.subject_id order by r.id desc limit 1),
+    'Deleted account') as subject_name`;
+
 export interface EventRow {
   id: number;
   subject_id: number;
+  subject_name?: string;
   moderator_id: number | null;
   moderator_username: string | null;
   kind: ModerationEvent['kind'];
@@ -37,6 +44,7 @@ export interface EventRow {
 export const toEvent = (row: EventRow): ModerationEvent => ({
   id: row.id,
   subjectId: row.subject_id,
+  subjectName: row.subject_name ?? 'Deleted account',
   kind: row.kind,
   moderator:
     row.moderator_id !== null ? { id: row.moderator_id, username: row.moderator_username ?? 'moderator' } : null,
@@ -155,7 +163,10 @@ export async function subjectSummary(em: EntityManager, subjectId: number): Prom
 const APPEAL_SELECT = `
   select a.id, a.event_id, a.text, a.state, a.created_at, a.decided_at, e.subject_id,
          e.id as e_id, e.moderator_id, e.moderator_username, e.kind, e.reason, e.rule, e.explanation, e.ends_at,
-         e.created_at as e_created_at
+         e.created_at as e_created_at, coalesce(
+           (select n.display_name from users n where n.id = e.subject_id),
+           (select r.reported_display_name from reports r where r.reported_id = e.subject_id order by r.id desc limit 1),
+           'Deleted account') as subject_name
     from appeals a join moderation_events e on e.id = a.event_id`;
 
 type AppealRow = Omit<EventRow, 'id' | 'created_at'> & {
@@ -229,7 +240,7 @@ export async function subjectDetail(em: EntityManager, subjectId: number): Promi
   );
   const events = await sql<EventRow>(
     em,
-    'select * from moderation_events where subject_id = ? order by id desc limit 200',
+    `select ${EVENT_COLUMNS} from moderation_events e where e.subject_id = ? order by e.id desc limit 200`,
     [subjectId],
   );
   const appeals = await sql<AppealRow>(em, `${APPEAL_SELECT} where e.subject_id = ? order by a.id desc`, [subjectId]);

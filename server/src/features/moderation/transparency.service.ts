@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ModerationEvent, TransparencyReport } from '@shared/index';
 import { sql } from '../../core/db/sql';
 import { badRequest } from '../../http/errors';
-import { type EventRow, toEvent } from './queue.service';
+import { EVENT_COLUMNS, type EventRow, toEvent } from './queue.service';
 
 const PAGE = 50;
 
@@ -15,7 +15,7 @@ export async function auditLog(
 ): Promise<{ events: ModerationEvent[]; nextBefore: number | null }> {
   const rows = await sql<EventRow>(
     em,
-    `select * from moderation_events where (?::int is null or id < ?) order by id desc limit ${PAGE + 1}`,
+    `select ${EVENT_COLUMNS} from moderation_events e where (?::int is null or e.id < ?) order by e.id desc limit ${PAGE + 1}`,
     [before ?? null, before ?? null],
   );
   const page = rows.slice(0, PAGE);
