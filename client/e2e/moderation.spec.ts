@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expectAccessible, expectTapTargets } from './a11y';
 import { like, type Person, screenshotForDocs, sendMessage, shareAShow, signIn } from './helpers';
 
 // The moderation story in separate browsers (docs/moderation.md): a person reports a harasser after
@@ -96,6 +97,7 @@ test('a reported harasser is suspended by a moderator, appeals, and a second mod
     await expect(file.getByRole('spinbutton', { name: 'Days' })).toHaveValue('7');
     await file.getByRole('textbox', { name: 'Explanation' }).fill('You sent threatening messages to another member.');
     await screenshotForDocs(page, 'moderation-subject-desktop');
+    await expectAccessible(page, '/moderation with a person open');
     await file.getByRole('button', { name: 'Apply' }).click();
 
     // The harasser's open chat ends, with the statement of reasons.
@@ -123,6 +125,8 @@ test('a reported harasser is suspended by a moderator, appeals, and a second mod
     await panel.getByRole('button', { name: 'Send appeal' }).click();
     await expect(panel.getByText(/Your appeal was sent/)).toBeVisible();
     await screenshotForDocs(harasser.page, 'suspended-sign-in');
+    await expectAccessible(harasser.page, '/login of a suspended person');
+    await expectTapTargets(harasser.page, '/login of a suspended person');
 
     // A second moderator, on a phone, reverses it.
     const second = await moderatorOn(browser, 'mod2');
@@ -133,6 +137,8 @@ test('a reported harasser is suspended by a moderator, appeals, and a second mod
       .getByRole('textbox', { name: 'Your answer (the person reads this)' })
       .fill('On a second look the messages were rude but not a threat.');
     await screenshotForDocs(second.page, 'moderation-appeal-phone');
+    await expectAccessible(second.page, '/moderation appeals on a phone');
+    await expectTapTargets(second.page, '/moderation appeals on a phone');
     await appeal.getByRole('button', { name: 'Reverse' }).click();
     await expect(second.page.getByText('No appeals are waiting for you.')).toBeVisible();
 
@@ -145,6 +151,7 @@ test('a reported harasser is suspended by a moderator, appeals, and a second mod
     const outcome = harasser.page.getByRole('dialog', { name: 'Your appeal was accepted' });
     await expect(outcome).toBeVisible();
     await expect(outcome).toContainText('rude but not a threat');
+    await expectAccessible(harasser.page, 'the appeal outcome dialog');
     await outcome.getByRole('button', { name: 'Got it' }).click();
     await expect(outcome).toHaveCount(0);
   } finally {

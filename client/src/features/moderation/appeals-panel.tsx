@@ -38,7 +38,7 @@ function AppealCard({ appeal }: { appeal: Appeal }) {
           </span>
           <Link
             to={`?tab=queue&subject=${appeal.subjectId}`}
-            className="ml-auto text-sm text-intent-soft underline-offset-2 hover:underline"
+            className="ml-auto inline-flex min-h-11 items-center text-sm text-intent-soft underline-offset-2 hover:underline"
           >
             Reports and history
           </Link>

@@ -51,7 +51,7 @@ export function AuditLogPanel() {
                 <p className="text-xs text-zinc-400">
                   <Link
                     to={`?tab=queue&subject=${event.subjectId}`}
-                    className="text-intent-soft underline-offset-2 hover:underline"
+                    className="inline-flex min-h-11 items-center text-intent-soft underline-offset-2 hover:underline"
                   >
                     {event.subjectName}
                   </Link>
