@@ -119,7 +119,7 @@ test('a picture uploads with a progress bar to 100 and replaces the avatar; a te
 });
 
 test('the listening quiz saves each answer and shows its real completion', async ({ page }) => {
-  await person(page, 'profquiz', 'Quinn Quiz');
+  const me = await person(page, 'profquiz', 'Quinn Quiz');
   await openProfile(page, 'Quinn Quiz');
   const quiz = page.getByTestId('quiz-card');
   await expect(page.getByTestId('quiz-completion')).toHaveText('0% complete');
@@ -129,6 +129,13 @@ test('the listening quiz saves each answer and shows its real completion', async
   await quiz.getByText('The really good ones').click();
   await expect(page.getByTestId('quiz-completion')).toHaveText('60% complete');
   await expect(quiz.getByRole('progressbar', { name: 'Quiz completion' })).toHaveAttribute('aria-valuenow', '60');
+  // The screen shows answers at once; the saves go out one after another. Reload once all three are stored.
+  await expect
+    .poll(async () => {
+      const res = await page.request.get(`/api/users/${me.id}`, { headers: authHeaders(me) });
+      return Object.keys(((await res.json()) as { quizAnswers: object }).quizAnswers).length;
+    })
+    .toBe(3);
 
   await page.reload();
   await expect(page.getByTestId('quiz-completion')).toHaveText('60% complete');
