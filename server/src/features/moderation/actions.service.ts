@@ -19,6 +19,7 @@ import {
 import type { AppDeps } from '../../app-deps';
 import { sql } from '../../core/db/sql';
 import { mediaUrlsOf } from '../../core/media/owned-media';
+import { STRIKE_KINDS_SQL } from '../../core/moderation/standing';
 import { release as releaseMedia, withhold } from '../../core/moderation/withheld-media';
 import type { Effects } from '../../core/realtime/effects';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors';
@@ -105,7 +106,7 @@ async function latestInForce(tx: EntityManager, subjectId: number): Promise<Even
   const [row] = await sql<EventRow>(
     tx,
     `select * from moderation_events e
-      where e.subject_id = ? and e.kind in (${STRIKE_ACTIONS.map((k) => `'${k}'`).join(', ')})
+      where e.subject_id = ? and e.kind in (${STRIKE_KINDS_SQL})
         and not exists (select 1 from moderation_events r where r.reverses_id = e.id)
       order by e.id desc limit 1`,
     [subjectId],

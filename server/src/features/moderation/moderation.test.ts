@@ -236,6 +236,55 @@ describe('moderation', () => {
     expect(counts.map((c) => [c.warns, c.reports])).toEqual(subjects.map(() => [1, 4]));
   });
 
+  it('twelve people appeal at once and two moderators decide every appeal at the same moment: one decision each, no 5xx', async () => {
+    const [acting, m1, m2] = await Promise.all([moderator(), moderator(), moderator()]);
+    const reporter = await person(server);
+    const people = await Promise.all(Array.from({ length: 12 }, () => person(server)));
+    await shareAShow(people.map((p) => [reporter, p] as [Person, Person]));
+    const warn = { kind: 'warn', reason: 'spam', rule: 'spam', explanation: 'Please stop advertising here.' };
+    for (const p of people) {
+      await call(reporter, 'POST', '/api/reports', { reportedId: p.id, reason: 'spam' });
+      expect((await call(acting, 'POST', `/api/moderation/subjects/${p.id}/actions`, warn)).status).toBe(201);
+    }
+    const notices = await Promise.all(people.map((p) => call(p, 'GET', `/api/users/${p.id}/notices`)));
+    const appeals = await Promise.all(
+      people.map((p, i) =>
+        call(p, 'POST', `/api/users/${p.id}/appeals`, {
+          actionId: notices[i]?.json.notices[0].action.id,
+          text: 'That link was to my own podcast, not an ad.',
+        }),
+      ),
+    );
+    expect(appeals.map((r) => r.status)).toEqual(people.map(() => 201));
+    const open = (await call(m1, 'GET', '/api/moderation/appeals')).json.appeals.filter((a: { subjectId: number }) =>
+      people.some((p) => p.id === a.subjectId),
+    );
+    expect(open).toHaveLength(12);
+    const decisions = await Promise.all(
+      open.flatMap((a: { id: number }) =>
+        [m1, m2].map((m, i) =>
+          call(m, 'POST', `/api/moderation/appeals/${a.id}`, {
+            outcome: i ? 'upheld' : 'reversed',
+            explanation: 'Looked at the link and the messages again.',
+          }),
+        ),
+      ),
+    );
+    expect(decisions.filter((r) => r.status >= 500).map((r) => r.text)).toEqual([]);
+    for (let i = 0; i < open.length; i++) {
+      const pair = [decisions[2 * i], decisions[2 * i + 1]];
+      expect(pair.map((r) => r?.status).sort()).toEqual([200, 409]);
+      expect(pair.find((r) => r?.status === 409)?.json.message).toBe(MODERATION_TEXTS.appealDecided);
+    }
+    // One outcome each, told once.
+    const outcomes = await sql<{ n: number }>(
+      em(),
+      `select count(*)::int as n from moderation_notices where kind = 'appealOutcome' and user_id = any(?::int[])`,
+      [`{${people.map((p) => p.id).join(',')}}`],
+    );
+    expect(outcomes[0]?.n).toBe(12);
+  });
+
   it('hides a person from new feeds after three distinct reporters, not after one reporter three times', async () => {
     const target = await person(server);
     const reporters = await Promise.all(Array.from({ length: 3 }, () => person(server)));

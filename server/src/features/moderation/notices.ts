@@ -3,18 +3,11 @@
 // whose sign-in is refused gets the statement with a short-lived token to appeal without a session.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  COMMUNITY_RULES,
-  type CommunityRule,
-  MODERATION_TEXTS,
-  type Notice,
-  STRIKE_ACTIONS,
-  type SuspendedError,
-} from '@shared/index';
+import { COMMUNITY_RULES, type CommunityRule, MODERATION_TEXTS, type Notice, type SuspendedError } from '@shared/index';
 import { sql } from '../../core/db/sql';
+import { STRIKE_KINDS_SQL } from '../../core/moderation/standing';
 import { HttpError } from '../../http/errors';
-
-const iso = (value: Date | string | null) => (value == null ? null : new Date(value).toISOString());
+import { iso } from './queue.service';
 
 interface NoticeRow {
   id: number;
@@ -36,7 +29,7 @@ interface NoticeRow {
 const NOTICE_SELECT = `
   select n.id, n.kind, n.created_at, e.id as event_id, e.kind as event_kind, e.reason, e.rule, e.explanation,
          e.ends_at, e.created_at as event_created_at, a.state as appeal_state, a.decision_explanation,
-         (n.kind = 'action' and e.kind in (${STRIKE_ACTIONS.map((k) => `'${k}'`).join(', ')})
+         (n.kind = 'action' and e.kind in (${STRIKE_KINDS_SQL})
            and not exists (select 1 from appeals mine where mine.event_id = e.id)
            and not exists (select 1 from moderation_events r where r.reverses_id = e.id)) as appealable
     from moderation_notices n

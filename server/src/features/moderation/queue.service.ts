@@ -10,22 +10,19 @@ import {
   type QueueSubject,
   REPORT_REASONS,
   type ReportReason,
-  STRIKE_ACTIONS,
   STRIKE_PERIOD_DAYS,
   type SubjectDetail,
 } from '@shared/index';
 import { sql } from '../../core/db/sql';
+import { STRIKE_KINDS_SQL, subjectNameOf } from '../../core/moderation/standing';
 import { notFound } from '../../http/errors';
 
-const iso = (value: Date | string | null) => (value == null ? null : new Date(value).toISOString());
+/** An ISO timestamp of a row's date, or null. */
+export const iso = (value: Date | string | null) => (value == null ? null : new Date(value).toISOString());
 const QUEUE_SIZE = 100;
-const strikeKinds = STRIKE_ACTIONS.map((kind) => `'${kind}'`).join(', ');
 
 /** A moderation event's columns with the person's name (`e` is moderation_events). */
-export const EVENT_COLUMNS = `e.*, coalesce(
-    (select n.display_name from users n where n.id = e.subject_id),
-    (select r.reported_display_name from reports r where r.reported_id = e.subject_id order by r.id desc limit 1),
-    'Deleted account') as subject_name`;
+export const EVENT_COLUMNS = `e.*, ${subjectNameOf('e')} as subject_name`;
 
 export interface EventRow {
   id: number;
@@ -100,7 +97,7 @@ function subjectsSql(where: string): string {
            c.moderator_id as claimed_by_id, cu.username as claimed_by_username,
            u.feed_hidden, u.suspended_until, u.banned_at is not null as banned,
            (select count(*)::int from moderation_events e
-             where e.subject_id = s.subject_id and e.kind in (${strikeKinds})
+             where e.subject_id = s.subject_id and e.kind in (${STRIKE_KINDS_SQL})
                and e.created_at > now() - make_interval(days => ${STRIKE_PERIOD_DAYS})
                and not exists (select 1 from moderation_events r where r.reverses_id = e.id)) as strikes
       from s
@@ -163,10 +160,7 @@ export async function subjectSummary(em: EntityManager, subjectId: number): Prom
 const APPEAL_SELECT = `
   select a.id, a.event_id, a.text, a.state, a.created_at, a.decided_at, e.subject_id,
          e.id as e_id, e.moderator_id, e.moderator_username, e.kind, e.reason, e.rule, e.explanation, e.ends_at,
-         e.created_at as e_created_at, coalesce(
-           (select n.display_name from users n where n.id = e.subject_id),
-           (select r.reported_display_name from reports r where r.reported_id = e.subject_id order by r.id desc limit 1),
-           'Deleted account') as subject_name
+         e.created_at as e_created_at, ${subjectNameOf('e')} as subject_name
     from appeals a join moderation_events e on e.id = a.event_id`;
 
 type AppealRow = Omit<EventRow, 'id' | 'created_at'> & {
