@@ -35,6 +35,9 @@ const services = {
 // file builds its app from its own config (the harness) and keeps no state in modules between files.
 const appFiles = { ...services, isolate: false };
 
+// Unit files (shared, client) barely wait: Vitest's default of one worker on two cores left one idle.
+const UNIT_WORKERS = 2;
+
 // One project per tier; `npx vitest run --project <name>` runs one alone.
 export default defineConfig({
   resolve,
@@ -42,7 +45,10 @@ export default defineConfig({
     // Slowest files first, across projects (scripts/test/sequencer.ts).
     sequence: { sequencer: SlowestFirst },
     projects: [
-      { resolve, test: { name: 'shared', include: ['shared/src/**/*.test.ts'], environment: 'node' } },
+      {
+        resolve,
+        test: { name: 'shared', include: ['shared/src/**/*.test.ts'], environment: 'node', maxWorkers: UNIT_WORKERS },
+      },
       {
         resolve,
         test: {
@@ -68,7 +74,7 @@ export default defineConfig({
           ...services,
           name: 'faults',
           include: FAULT_TESTS,
-          fileParallelism: false,
+          maxWorkers: 2,
         },
       },
       {
@@ -79,6 +85,7 @@ export default defineConfig({
           include: ['client/src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           setupFiles: ['client/src/test/setup.ts'],
+          maxWorkers: UNIT_WORKERS,
         },
       },
     ],

@@ -262,6 +262,7 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
       log,
     );
     const s = await ensureStack();
+    await buildClientOnce();
     return [
       await runSmokeTier({
         root,
@@ -274,129 +275,7 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
   },
 
   e2e: async (output) => {
-    ensureDebianPackages(
-      [{ binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] }, ...VIDEO_TOOLS],
-      log,
-    );
-    const s = await ensureStack();
-    const runDir = path.join(root, '.data/test/run');
-    await reapStaleAppProcesses(runDir);
-    const databaseUrl = await recreateDatabase(s.postgresBaseUrl, 'podmatch_e2e');
-    const redisUrl = `${s.redisUrl}/4`;
-    await prepareDatabase({ databaseUrl, redisUrl, seed: true, log });
-    if (!(await run(output, node, [bin('vite', 'bin/vite.js'), 'build', '--config', 'client/vite.config.ts']))) {
-      throw new Error('Building the client failed; see the output above.');
-    }
-    const port = await freePort();
-    // Spotify is a local stand-in (scripts/spotify-stand-in.ts) that speaks its OAuth and Web API.
-    const spotifyPort = await freePort();
-    const spotifyUrl = `http://127.0.0.1:${spotifyPort}`;
-    // Bluesky: a local AT Protocol network (scripts/bluesky-stand-in.ts; PLC, handles, PDS, OAuth).
-    const atprotoPort = await freePort();
-    const atprotoUrl = `http://localhost:${atprotoPort}`;
-    const env = {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redisUrl,
-      MEDIA_DIR: path.join(root, '.data/test/media'),
-      LOG_LEVEL: 'warn',
-      // Demo people answer likes within seconds, not minutes (docs/matches.md, "Demo people").
-      DEMO_REPLY_DELAY_SECONDS: '1-3',
-      // 60 demo intros would take the CPU the browser tests need; the worker tier tests them.
-      DEMO_VIDEOS: 'off',
-      // Every browser test signs in and acts from 127.0.0.1 (docs/security.md, rate limits).
-      RATE_LIMIT_SCALE: '100',
-      SPOTIFY_CLIENT_ID: 'stand-in-client-id',
-      SPOTIFY_REDIRECT_URI: `http://127.0.0.1:${port}/api/spotify/callback`,
-      SPOTIFY_ACCOUNTS_URL: spotifyUrl,
-      SPOTIFY_API_URL: `${spotifyUrl}/v1`,
-      // Required whenever Spotify is configured (docs/spotify.md): a fresh one per run.
-      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      // One for both server instances and the worker: a URL one hands out is served by the other.
-      IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
-      ATPROTO_PLC_URL: atprotoUrl,
-      ATPROTO_HANDLE_RESOLVER: atprotoUrl,
-      ATPROTO_CALLBACK_URL: `http://127.0.0.1:${port}/api/bluesky/callback`,
-    };
-    // Two server instances behind the local proxy (docs/operations.md, local multi-instance mode): the
-    // browser tests run against the topology of a deployment; each browser sticks to one instance.
-    const serverPorts = [await freePort(), await freePort()];
-    const servers = serverPorts.map((serverPort, i) =>
-      startAppProcess(
-        'server',
-        { ...env, PORT: String(serverPort), TRUST_PROXY: 'loopback' },
-        runDir,
-        `server-${i + 1}`,
-      ),
-    );
-    const spotify = startAppProcess(
-      'spotify-stand-in',
-      { ...process.env, SPOTIFY_STAND_IN_PORT: String(spotifyPort) },
-      runDir,
-    );
-    const atproto = startAppProcess(
-      'bluesky-stand-in',
-      { ...process.env, ATPROTO_STAND_IN_PORT: String(atprotoPort) },
-      runDir,
-    );
-    // Mail goes through a real SMTP server (scripts/smtp-stand-in.ts) for the production server below.
-    const smtpPort = await freePort();
-    const smtpHttpPort = await freePort();
-    const smtp = startAppProcess(
-      'smtp-stand-in',
-      { ...process.env, SMTP_STAND_IN_PORT: String(smtpPort), SMTP_STAND_IN_HTTP_PORT: String(smtpHttpPort) },
-      runDir,
-    );
-    // One server as a deployment runs it (client/e2e/production.spec.ts): NODE_ENV=production, a
-    // PUBLIC_URL (the passkeys' relying party), mail through SMTP, Bluesky, no development login, no
-    // Spotify.
-    const productionPort = await freePort();
-    const productionUrl = `http://localhost:${productionPort}`;
-    const production = startAppProcess(
-      'server',
-      {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_ENV: 'production',
-        PORT: String(productionPort),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: productionUrl,
-        DATABASE_URL: databaseUrl,
-        REDIS_URL: redisUrl,
-        MEDIA_DIR: env.MEDIA_DIR,
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_SCALE: '100',
-        TOKEN_ENCRYPTION_KEY: env.TOKEN_ENCRYPTION_KEY,
-        IMAGE_PROXY_KEY: env.IMAGE_PROXY_KEY,
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-        MAIL_FROM: 'PodMatch <no-reply@podmatch.test>',
-        // Bluesky through the AT Protocol stand-in: the loopback client (PUBLIC_URL is on this
-        // machine), and the stand-in's plain-http loopback address allowed as for a staging PDS.
-        ATPROTO_PLC_URL: atprotoUrl,
-        ATPROTO_HANDLE_RESOLVER: atprotoUrl,
-        ATPROTO_ALLOW_PRIVATE_ADDRESSES: 'true',
-      },
-      runDir,
-      'server-production',
-    );
-    apps.push(...servers, startAppProcess('worker', env, runDir), spotify, atproto, smtp, production);
-    await Promise.all(servers.map((s, i) => waitForHealthy(`http://127.0.0.1:${serverPorts[i]}`, s.child)));
-    await waitForUrl(`${productionUrl}/api/auth/methods`, production.child);
-    await waitForUrl(`http://127.0.0.1:${smtpHttpPort}/latest`, smtp.child);
-    // Its own process: this one's event loop is blocked while Playwright runs.
-    const proxy = startAppProcess(
-      'local-proxy',
-      { ...process.env, PORT: String(port), HOST: '127.0.0.1', PROXY_TARGETS: serverPorts.join(',') },
-      runDir,
-    );
-    apps.push(proxy);
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitForHealthy(baseUrl, proxy.child);
-    await waitForUrl(`${spotifyUrl}/v1/me`, spotify.child);
-    await waitForUrl(`${atprotoUrl}/.well-known/oauth-authorization-server`, atproto.child);
+    const { playwrightEnv } = await (e2eStack ?? startE2eStack());
     const jsonFile = path.join(reportDir, 'playwright.json');
     fs.rmSync(jsonFile, { force: true });
     const ok = await run(
@@ -411,15 +290,7 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
         // Some spec files only: E2E_SPECS="chat matches" (Playwright's file filters).
         ...(process.env.E2E_SPECS ?? '').split(/\s+/).filter(Boolean),
       ],
-      {
-        ...process.env,
-        E2E_BASE_URL: baseUrl,
-        E2E_PRODUCTION_URL: productionUrl,
-        E2E_SMTP_MESSAGES_URL: `http://127.0.0.1:${smtpHttpPort}/latest?to=`,
-        // For the feed fixture (client/e2e/helpers.ts shareAShow).
-        E2E_DATABASE_URL: databaseUrl,
-        PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile,
-      },
+      { ...process.env, ...playwrightEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile },
     );
     await Promise.all(apps.splice(0).map((a) => a.stop()));
     const stats = fs.existsSync(jsonFile) ? (JSON.parse(fs.readFileSync(jsonFile, 'utf8')).stats ?? {}) : {};
@@ -427,8 +298,168 @@ const bodies: Record<Exclude<Tier, 'server' | 'worker' | 'faults'>, (output: Out
   },
 };
 
+/**
+ * The client, built once for the smoke and browser tiers (test-results/client-build.log), beside the
+ * first phase: a build takes a core for about ten seconds.
+ */
+let clientBuild: Promise<void> | undefined;
+function buildClientOnce(): Promise<void> {
+  clientBuild ??= (async () => {
+    const file = path.join(reportDir, 'client-build.log');
+    const fd = fs.openSync(file, 'w');
+    try {
+      const built = await run(fd, node, [bin('vite', 'bin/vite.js'), 'build', '--config', 'client/vite.config.ts']);
+      if (!built) throw new Error(`Building the client failed; see ${file}.`);
+    } finally {
+      fs.closeSync(fd);
+    }
+  })();
+  return clientBuild;
+}
+
+/**
+ * The browser tests' stack: a seeded database, two server instances behind the local proxy, a worker,
+ * a production server and the stand-ins. Started while the fault tests run (they leave a core idle),
+ * so the browser tier starts with it ready.
+ */
+let e2eStack: ReturnType<typeof startE2eStack> | undefined;
+async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
+  ensureDebianPackages(
+    [{ binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] }, ...VIDEO_TOOLS],
+    log,
+  );
+  const s = await ensureStack();
+  const runDir = path.join(root, '.data/test/run');
+  await reapStaleAppProcesses(runDir);
+  const databaseUrl = await recreateDatabase(s.postgresBaseUrl, 'podmatch_e2e');
+  const redisUrl = `${s.redisUrl}/4`;
+  await prepareDatabase({ databaseUrl, redisUrl, seed: true, log: () => undefined });
+  await buildClientOnce();
+  const port = await freePort();
+  // Spotify is a local stand-in (scripts/spotify-stand-in.ts) that speaks its OAuth and Web API.
+  const spotifyPort = await freePort();
+  const spotifyUrl = `http://127.0.0.1:${spotifyPort}`;
+  // Bluesky: a local AT Protocol network (scripts/bluesky-stand-in.ts; PLC, handles, PDS, OAuth).
+  const atprotoPort = await freePort();
+  const atprotoUrl = `http://localhost:${atprotoPort}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: 'test',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    MEDIA_DIR: path.join(root, '.data/test/media'),
+    LOG_LEVEL: 'warn',
+    // Demo people answer likes within seconds, not minutes (docs/matches.md, "Demo people").
+    DEMO_REPLY_DELAY_SECONDS: '1-3',
+    // 60 demo intros would take the CPU the browser tests need; the worker tier tests them.
+    DEMO_VIDEOS: 'off',
+    // Every browser test signs in and acts from 127.0.0.1 (docs/security.md, rate limits).
+    RATE_LIMIT_SCALE: '100',
+    SPOTIFY_CLIENT_ID: 'stand-in-client-id',
+    SPOTIFY_REDIRECT_URI: `http://127.0.0.1:${port}/api/spotify/callback`,
+    SPOTIFY_ACCOUNTS_URL: spotifyUrl,
+    SPOTIFY_API_URL: `${spotifyUrl}/v1`,
+    // Required whenever Spotify is configured (docs/spotify.md): a fresh one per run.
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // One for both server instances and the worker: a URL one hands out is served by the other.
+    IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
+    ATPROTO_PLC_URL: atprotoUrl,
+    ATPROTO_HANDLE_RESOLVER: atprotoUrl,
+    ATPROTO_CALLBACK_URL: `http://127.0.0.1:${port}/api/bluesky/callback`,
+  };
+  // Two server instances behind the local proxy (docs/operations.md, local multi-instance mode): the
+  // browser tests run against the topology of a deployment; each browser sticks to one instance.
+  const serverPorts = [await freePort(), await freePort()];
+  const servers = serverPorts.map((serverPort, i) =>
+    startAppProcess('server', { ...env, PORT: String(serverPort), TRUST_PROXY: 'loopback' }, runDir, `server-${i + 1}`),
+  );
+  const spotify = startAppProcess(
+    'spotify-stand-in',
+    { ...process.env, SPOTIFY_STAND_IN_PORT: String(spotifyPort) },
+    runDir,
+  );
+  const atproto = startAppProcess(
+    'bluesky-stand-in',
+    { ...process.env, ATPROTO_STAND_IN_PORT: String(atprotoPort) },
+    runDir,
+  );
+  // Mail goes through a real SMTP server (scripts/smtp-stand-in.ts) for the production server below.
+  const smtpPort = await freePort();
+  const smtpHttpPort = await freePort();
+  const smtp = startAppProcess(
+    'smtp-stand-in',
+    { ...process.env, SMTP_STAND_IN_PORT: String(smtpPort), SMTP_STAND_IN_HTTP_PORT: String(smtpHttpPort) },
+    runDir,
+  );
+  // One server as a deployment runs it (client/e2e/production.spec.ts): NODE_ENV=production, a
+  // PUBLIC_URL (the passkeys' relying party), mail through SMTP, Bluesky, no development login, no
+  // Spotify.
+  const productionPort = await freePort();
+  const productionUrl = `http://localhost:${productionPort}`;
+  const production = startAppProcess(
+    'server',
+    {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      PORT: String(productionPort),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: productionUrl,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      MEDIA_DIR: env.MEDIA_DIR,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_SCALE: '100',
+      TOKEN_ENCRYPTION_KEY: env.TOKEN_ENCRYPTION_KEY,
+      IMAGE_PROXY_KEY: env.IMAGE_PROXY_KEY,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: 'PodMatch <no-reply@podmatch.test>',
+      // Bluesky through the AT Protocol stand-in: the loopback client (PUBLIC_URL is on this
+      // machine), and the stand-in's plain-http loopback address allowed as for a staging PDS.
+      ATPROTO_PLC_URL: atprotoUrl,
+      ATPROTO_HANDLE_RESOLVER: atprotoUrl,
+      ATPROTO_ALLOW_PRIVATE_ADDRESSES: 'true',
+    },
+    runDir,
+    'server-production',
+  );
+  apps.push(...servers, startAppProcess('worker', env, runDir), spotify, atproto, smtp, production);
+  await Promise.all(servers.map((s, i) => waitForHealthy(`http://127.0.0.1:${serverPorts[i]}`, s.child)));
+  await waitForUrl(`${productionUrl}/api/auth/methods`, production.child);
+  await waitForUrl(`http://127.0.0.1:${smtpHttpPort}/latest`, smtp.child);
+  // Its own process: this one's event loop is blocked while Playwright runs.
+  const proxy = startAppProcess(
+    'local-proxy',
+    { ...process.env, PORT: String(port), HOST: '127.0.0.1', PROXY_TARGETS: serverPorts.join(',') },
+    runDir,
+  );
+  apps.push(proxy);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHealthy(baseUrl, proxy.child);
+  await waitForUrl(`${spotifyUrl}/v1/me`, spotify.child);
+  await waitForUrl(`${atprotoUrl}/.well-known/oauth-authorization-server`, atproto.child);
+  return {
+    playwrightEnv: {
+      E2E_BASE_URL: baseUrl,
+      E2E_PRODUCTION_URL: productionUrl,
+      E2E_SMTP_MESSAGES_URL: `http://127.0.0.1:${smtpHttpPort}/latest?to=`,
+      // For the feed fixture (client/e2e/helpers.ts shareAShow).
+      E2E_DATABASE_URL: databaseUrl,
+    },
+  };
+}
+
+if (selected.has('smoke') || selected.has('e2e')) buildClientOnce().catch(() => undefined);
 try {
-  for (const tiers of PHASES) await phase(tiers);
+  for (const tiers of PHASES) {
+    if (tiers.includes('faults') && selected.has('e2e')) {
+      e2eStack = startE2eStack();
+      e2eStack.catch(() => undefined);
+    }
+    await phase(tiers);
+  }
 } finally {
   await cleanup();
 }

@@ -13,7 +13,7 @@ import { prepareDatabase } from '@server/core/db/prepare-database';
 import { createLogger } from '@server/core/logger';
 import { startServer } from '@server/server';
 import { STORAGE_KEYS } from '@shared/constants';
-import lighthouse from 'lighthouse';
+import lighthouse, { type RunnerResult } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { benchServices } from '../lib/bench-services';
 import { buildClientIfStale } from '../lib/client-build';
@@ -21,7 +21,6 @@ import { recreateDatabase } from '../lib/local-stack';
 
 const root = path.resolve('.');
 const dataDir = path.join(root, '.data/lighthouse');
-const distDir = path.join(dataDir, 'dist');
 const minPerformance = Number(process.env.LIGHTHOUSE_MIN_PERFORMANCE ?? 95);
 const PAGES = new Set((process.env.LIGHTHOUSE_PAGES ?? 'login,feed').split(',').map((p) => p.trim()));
 if (PAGES.size === 0 || [...PAGES].some((p) => p !== 'login' && p !== 'feed')) {
@@ -87,11 +86,12 @@ function mainThreadDetails(audits: Record<string, { details?: unknown }>, origin
   return lines;
 }
 
-async function audit(page: Page, name: string, url: string): Promise<PageResult> {
+/**
+ * One Lighthouse run of `url`. A run whose trace could not be read (`runtimeError`, e.g. NO_FCP when
+ * the machine is busy) measured nothing: it is said and run again, up to three times.
+ */
+async function lighthouseRun(page: Page, url: string, attempt = 1): Promise<NonNullable<RunnerResult>> {
   // Storage is kept: the feed run signs in through localStorage first.
-  // Lighthouse simulates a slow phone from the task durations it observes here: other work on this
-  // machine lengthens them, so the load is printed with every page.
-  const load = os.loadavg()[0]?.toFixed(2);
   const result = await lighthouse(
     url,
     { output: 'json', logLevel: 'error', disableStorageReset: true },
@@ -99,6 +99,18 @@ async function audit(page: Page, name: string, url: string): Promise<PageResult>
     page,
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const error = result.lhr.runtimeError;
+  if (!error) return result;
+  log(`${url}: Lighthouse could not measure (${error.code}: ${error.message}), attempt ${attempt} of 3`);
+  if (attempt >= 3) throw new Error(`Lighthouse could not measure ${url}: ${error.code}`);
+  return lighthouseRun(page, url, attempt + 1);
+}
+
+async function audit(page: Page, name: string, url: string): Promise<PageResult> {
+  // Lighthouse simulates a slow phone from the task durations it observes here: other work on this
+  // machine lengthens them, so the load is printed with every page.
+  const load = os.loadavg()[0]?.toFixed(2);
+  const result = await lighthouseRun(page, url);
   const { categories, audits } = result.lhr;
   const score = (key: string) => Math.round((categories[key]?.score ?? 0) * 100);
   const value = (key: string) => Number(audits[key]?.numericValue ?? Number.NaN);
@@ -234,7 +246,7 @@ async function auditFeed(browser: Browser, baseUrl: string): Promise<void> {
   if (process.env.LIGHTHOUSE_PROFILE === '1') await profileLoad(feedPage, `${baseUrl}/`);
 }
 
-buildClientIfStale(root, log, distDir);
+buildClientIfStale(root, log);
 
 const stack = await benchServices({ dataDir, database: 'postgres', persistRedis: false, log });
 try {
@@ -248,7 +260,7 @@ try {
     DATABASE_URL: databaseUrl,
     REDIS_URL: stack.redisUrl,
     MEDIA_DIR: path.join(dataDir, 'media'),
-    CLIENT_DIST_DIR: distDir,
+    CLIENT_DIST_DIR: path.join(root, 'client/dist'),
     LOG_LEVEL: 'warn',
     // Signs image proxy URLs (docs/image-proxy.md): a fresh key per run.
     IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
