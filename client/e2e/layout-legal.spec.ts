@@ -43,6 +43,18 @@ async function expectInsideViewport(page: Page, items: Locator, what: string) {
   }
 }
 
+/**
+ * The screen as it is now, at each phone width in turn (the window resized, as when a phone turns or
+ * a browser window narrows): no sideways scroll, and each of `inside` within the viewport.
+ */
+async function expectFitsEachWidth(page: Page, screen: string, inside: [Locator, string][] = []) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: HEIGHT });
+    await expectNoHorizontalScroll(page, screen);
+    for (const [items, what] of inside) await expectInsideViewport(page, items, what);
+  }
+}
+
 /** Two people with long display names and a mutual match; the first has shows with very long titles. */
 async function longNamedPair(page: Page, partnerPage: Page) {
   const me = await signIn(page, 'layoutwithaverylongname0');
@@ -62,86 +74,71 @@ async function longNamedPair(page: Page, partnerPage: Page) {
   return { me, partner, matchId: match?.id ?? 0 };
 }
 
-for (const width of WIDTHS) {
-  test(`no screen scrolls horizontally at ${width}x${HEIGHT}, with long titles and names`, async ({ browser }) => {
-    test.setTimeout(90_000);
-    const context = await browser.newContext({ viewport: { width, height: HEIGHT } });
-    const partnerContext = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      await page.goto('/login');
-      await expect(page.getByRole('button', { name: 'Login as Developer' })).toBeVisible();
-      await expectNoHorizontalScroll(page, 'login');
+test(`no screen scrolls horizontally at ${WIDTHS.join(', ')} px wide, with long titles and names`, async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ viewport: { width: WIDTHS[0] as number, height: HEIGHT } });
+  const partnerContext = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Login as Developer' })).toBeVisible();
+    await expectFitsEachWidth(page, 'login');
 
-      const { partner, matchId } = await longNamedPair(page, await partnerContext.newPage());
+    const { partner, matchId } = await longNamedPair(page, await partnerContext.newPage());
 
-      await page.goto('/');
-      await expect(page.getByTestId('user-display-name')).toHaveText(LONG_NAME);
-      await expectNoHorizontalScroll(page, 'feed');
+    await page.goto('/');
+    await expect(page.getByTestId('user-display-name')).toHaveText(LONG_NAME);
+    await expectFitsEachWidth(page, 'feed');
 
-      // My Profile: the long titles in the library, then a broad search with Add buttons.
-      await page.goto('/profile');
-      const library = page.getByTestId('podcast-library');
-      await expect(page.getByTestId('user-display-name')).toHaveText(LONG_NAME);
-      const entries = library.getByTestId('library-entry');
-      await expect(entries.filter({ hasText: LONG_TITLE })).toHaveCount(1);
-      await expect(entries.filter({ hasText: UNBROKEN_TITLE })).toHaveCount(1);
-      await expectNoHorizontalScroll(page, 'profile (library)');
-      await expectInsideViewport(page, entries.getByRole('button', { name: /^Remove / }), 'Remove button');
-      await expectInsideViewport(page, entries.getByRole('button', { name: /^(Hide|Show) / }), 'Hide button');
+    // My Profile: the long titles in the library, then a broad search with Add buttons.
+    await page.goto('/profile');
+    const library = page.getByTestId('podcast-library');
+    await expect(page.getByTestId('user-display-name')).toHaveText(LONG_NAME);
+    const entries = library.getByTestId('library-entry');
+    await expect(entries.filter({ hasText: LONG_TITLE })).toHaveCount(1);
+    await expect(entries.filter({ hasText: UNBROKEN_TITLE })).toHaveCount(1);
+    await expectFitsEachWidth(page, 'profile (library)', [
+      [entries.getByRole('button', { name: /^Remove / }), 'Remove button'],
+      [entries.getByRole('button', { name: /^(Hide|Show) / }), 'Hide button'],
+    ]);
 
-      await library.getByRole('searchbox', { name: 'Add podcasts' }).fill('a');
-      const results = library.getByRole('list', { name: 'Search results' });
-      await expect(results.getByTestId('search-result').first()).toBeVisible();
-      await expectNoHorizontalScroll(page, 'profile (search "a")');
-      await expectInsideViewport(page, results.getByRole('button'), 'Add button');
-      const firstTitle = results.getByTestId('search-result').first().locator('p').first();
-      await expect(firstTitle).toHaveAttribute('title', /.+/);
+    await library.getByRole('searchbox', { name: 'Add podcasts' }).fill('a');
+    const results = library.getByRole('list', { name: 'Search results' });
+    await expect(results.getByTestId('search-result').first()).toBeVisible();
+    await expectFitsEachWidth(page, 'profile (search "a")', [[results.getByRole('button'), 'Add button']]);
+    const firstTitle = results.getByTestId('search-result').first().locator('p').first();
+    await expect(firstTitle).toHaveAttribute('title', /.+/);
 
-      // Opening the remove confirmation keeps its buttons on screen.
-      await entries
-        .filter({ hasText: UNBROKEN_TITLE })
-        .getByRole('button', { name: /^Remove / })
-        .click();
-      const confirm = library.getByRole('group', { name: /^Confirm removing / });
-      await expect(confirm).toBeVisible();
-      await expectNoHorizontalScroll(page, 'profile (confirm remove)');
-      await expectInsideViewport(page, confirm.getByRole('button'), 'Confirm button');
+    // Opening the remove confirmation keeps its buttons on screen.
+    await entries
+      .filter({ hasText: UNBROKEN_TITLE })
+      .getByRole('button', { name: /^Remove / })
+      .click();
+    const confirm = library.getByRole('group', { name: /^Confirm removing / });
+    await expect(confirm).toBeVisible();
+    await expectFitsEachWidth(page, 'profile (confirm remove)', [[confirm.getByRole('button'), 'Confirm button']]);
 
-      await page.goto('/matches');
-      await expect(page.getByTestId('match-card').first()).toBeVisible();
-      await expectNoHorizontalScroll(page, 'matches');
-
-      await page.goto(`/chat/${matchId}`);
-      await expect(page.getByTestId('chat-name')).toBeVisible();
-      await expectNoHorizontalScroll(page, 'chat');
-
-      await page.goto(`/profile-details/${partner.id}/${matchId}`);
-      await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
-      await expectNoHorizontalScroll(page, 'profile details');
-
-      await page.goto('/setup');
-      await expect(page.getByRole('heading', { name: 'Set up your profile' })).toBeVisible();
-      await expectNoHorizontalScroll(page, 'setup');
-
-      await page.goto('/no-such-screen');
-      await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
-      await expectNoHorizontalScroll(page, 'not found');
-
-      for (const [path, heading] of [
-        ['/terms', 'Terms of Service'],
-        ['/privacy', 'Privacy Policy'],
-      ] as const) {
-        await page.goto(path);
-        await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
-        await expectNoHorizontalScroll(page, path);
-      }
-    } finally {
-      await context.close();
-      await partnerContext.close();
+    const screens: [path: string, ready: Locator][] = [
+      ['/matches', page.getByTestId('match-card').first()],
+      [`/chat/${matchId}`, page.getByTestId('chat-name')],
+      [`/profile-details/${partner.id}/${matchId}`, page.getByRole('heading', { name: 'Profile', level: 1 })],
+      ['/setup', page.getByRole('heading', { name: 'Set up your profile' })],
+      ['/no-such-screen', page.getByRole('heading', { name: '404 Page Not Found' })],
+      ['/terms', page.getByRole('heading', { name: 'Terms of Service', level: 1 })],
+      ['/privacy', page.getByRole('heading', { name: 'Privacy Policy', level: 1 })],
+    ];
+    for (const [path, ready] of screens) {
+      await page.goto(path);
+      await expect(ready).toBeVisible();
+      await expectFitsEachWidth(page, path);
     }
-  });
-}
+  } finally {
+    await context.close();
+    await partnerContext.close();
+  }
+});
 
 /** A horizontal drag from (x, y) by dx, as a finger would do it (CDP touch events). */
 async function touchDrag(page: Page, x: number, y: number, dx: number) {
