@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLES } from '../scripts/build';
 import { freePort } from '../scripts/lib/local-stack';
 import { DEPLOY_CHECK_TOOLS, ensureDebianPackages } from '../scripts/lib/system-packages';
 import { until } from '../server/src/test/harness';
@@ -329,6 +330,21 @@ esac
     expect(runSetup({ S3_SECRET_ACCESS_KEY: '' }).status).not.toBe(0);
   });
 
+  it('the image and every app service run a bundle of the production build with plain node, no TypeScript', () => {
+    const bundles = Object.keys(BUNDLES).map((name) => `${name}.mjs`);
+    const dockerfile = fs.readFileSync(file('Dockerfile'), 'utf8');
+    const cmd = JSON.parse(dockerfile.match(/^CMD\s+(\[.*\])$/m)?.[1] ?? '[]') as string[];
+    expect(cmd).toEqual(['node', 'server.mjs']);
+    expect(dockerfile).toMatch(/^RUN npm ci --omit=dev/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK /m);
+    for (const [name, service] of appServices()) {
+      const command = service.command as string[];
+      expect(command[0], name).toBe('node');
+      expect(bundles, `${name} runs ${command.join(' ')}`).toContain(command[1]);
+      expect(command.join(' '), name).not.toMatch(/tsx|\.ts\b/);
+    }
+  });
+
   it('the image runs as a non-root user who owns only .data', () => {
     const lines = fs
       .readFileSync(file('Dockerfile'), 'utf8')
@@ -423,7 +439,7 @@ esac
     // A stand-in for the servers, recording the ids it is sent.
     const seen: (string | string[] | undefined)[] = [];
     const backend = http.createServer((req, res) => {
-      if (req.url !== '/api/health') seen.push(req.headers['x-request-id']);
+      if (!req.url?.startsWith('/api/health')) seen.push(req.headers['x-request-id']);
       res.end('ok');
     });
     await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));

@@ -71,6 +71,8 @@ const ONE_PIXEL_PNG =
 const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefined) => Sample } = {
   // Without a worker process in this tier, health answers 503 ("worker down"): still no 401.
   health: () => ({ ok: [200, 503] }),
+  healthLive: () => ({}),
+  healthReady: () => ({}),
   // The placeholder for a name: fetches nothing (a remote URL needs the server's signature).
   artworkImage: () => ({ query: { name: 'Matrix Show' } }),
   devLogin: () => ({ body: { username: uniqueName('matrix') } }),

@@ -61,7 +61,8 @@ export function requestLogging(
             const durationMs = Math.round(performance.now() - started);
             // Not answered in full: the client went away (or the server closed the connection).
             const aborted = !res.writableFinished;
-            const api = path.startsWith('/api/') && path !== '/api/health';
+            // Health checks come every few seconds from each load balancer and container runtime.
+            const api = path.startsWith('/api/') && !path.startsWith('/api/health');
             logger[api ? 'info' : 'debug'](
               `${req.method} ${path} ${aborted ? 'aborted' : res.statusCode} ${durationMs} ms`,
               { method: req.method, path, status: res.statusCode, durationMs, ...(aborted ? { aborted } : {}) },

@@ -12,3 +12,7 @@ export const HealthResponseSchema = z.object({
   uptimeSeconds: z.number().optional(),
 });
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;
+
+/** A liveness or readiness probe's answer (200 when ok, 503 when not). */
+export const ProbeResponseSchema = z.object({ ok: z.boolean() });
+export type ProbeResponse = z.infer<typeof ProbeResponseSchema>;

@@ -2,7 +2,7 @@
 // otherwise, outside production only, into a local mailbox the developer opens at /dev/mail, so
 // `npm start` needs no mail server. In production without SMTP_URL there is no mailer at all.
 import nodemailer, { type Transporter } from 'nodemailer';
-import { parseConnectionUrl } from 'nodemailer/lib/shared';
+import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import { DevMailbox } from './dev-mailbox';
 
 export interface OutgoingMail {

@@ -66,5 +66,23 @@ export function healthRoutes(deps: AppDeps): Router {
     if (!body.ok) res.status(503);
     return isOperator(req, deps.config.healthToken) ? body : { ok: body.ok };
   });
+  mount(router, api.healthLive, async ({ res }) => {
+    res.setHeader('Cache-Control', 'no-store');
+    return { ok: true };
+  });
+  // Workers are not asked here: an instance without a live worker still serves (jobs wait in Redis).
+  mount(router, api.healthReady, async ({ res }) => {
+    const [database, redis] = await Promise.all([
+      timed(async () => {
+        const check = await deps.orm.checkConnection();
+        if (!check.ok) throw check.error ?? new Error(check.reason);
+      }),
+      timed(() => deps.redis.ping()),
+    ]);
+    const ok = database.ok && redis.ok;
+    res.setHeader('Cache-Control', 'no-store');
+    if (!ok) res.status(503);
+    return { ok };
+  });
   return router;
 }

@@ -1,7 +1,10 @@
 // /api/health (docs/operations.md): everyone learns whether the app is up; only an operator on this
 // machine, or one with HEALTH_TOKEN, sees latencies, worker count, version and uptime.
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/harness';
+import { freePort } from '../../../../scripts/lib/local-stack';
+import { startTestServer, type TestServer, until } from '../../test/harness';
+import { killRedisProcess, startRedisProcess } from '../../test/redis-process';
 
 const HEALTH_TOKEN = 'operator-token-0123456789abcdef';
 
@@ -46,5 +49,43 @@ describe('GET /api/health', () => {
 
   it('refuses a short HEALTH_TOKEN at startup', async () => {
     await expect(startTestServer({ HEALTH_TOKEN: 'short' })).rejects.toThrow(/HEALTH_TOKEN: use at least 24/);
+  });
+});
+
+// Probes for containers and load balancers (docs/operations.md, "Health"): liveness says the process
+// answers; readiness says this instance can serve (its database and Redis answer), workers or not.
+describe('GET /api/health/live and /api/health/ready', () => {
+  let redis: ChildProcess | undefined;
+  let server: TestServer;
+  let redisPort: number;
+  beforeAll(async () => {
+    redisPort = await freePort();
+    redis = await startRedisProcess(redisPort);
+    server = await startTestServer({ REDIS_URL: `redis://127.0.0.1:${redisPort}/0` });
+  });
+  afterAll(async () => {
+    redis ??= await startRedisProcess(redisPort);
+    await server.close();
+    await killRedisProcess(redis);
+  });
+
+  it('are both 200 with no worker alive, where /api/health is 503', async () => {
+    expect((await server.call('GET', '/api/health')).status).toBe(503);
+    for (const probe of ['/api/health/live', '/api/health/ready']) {
+      const res = await server.call('GET', probe);
+      expect(res.status, probe).toBe(200);
+      expect(res.json).toEqual({ ok: true });
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('readiness is 503 while Redis is away, liveness still 200; ready again once it is back', async () => {
+    await killRedisProcess(redis);
+    redis = undefined;
+    await until(async () => (await server.call('GET', '/api/health/ready')).status === 503, 'readiness to fail');
+    const live = await server.call('GET', '/api/health/live');
+    expect(live.status).toBe(200);
+    redis = await startRedisProcess(redisPort);
+    await until(async () => (await server.call('GET', '/api/health/ready')).status === 200, 'readiness again', 30_000);
   });
 });
