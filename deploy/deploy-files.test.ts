@@ -345,6 +345,25 @@ esac
     }
   });
 
+  it('the Prometheus files parse: five paging alerts, and a scrape of every app service on METRICS_PORT', () => {
+    const alerts = parseYaml(fs.readFileSync(file('deploy/prometheus/alerts.yml'), 'utf8'));
+    const rules = alerts.groups.flatMap((g: Json) => g.rules) as Json[];
+    expect(rules.map((r) => r.alert)).toHaveLength(5);
+    for (const rule of rules) {
+      expect(rule.expr, rule.alert).toEqual(expect.any(String));
+      expect(rule.labels.severity, rule.alert).toBe('page');
+    }
+    const scrape = parseYaml(fs.readFileSync(file('deploy/prometheus/prometheus.yml'), 'utf8'));
+    const names = scrape.scrape_configs.flatMap((c: Json) => c.dns_sd_configs.flatMap((d: Json) => d.names));
+    expect([...names].sort()).toEqual(
+      appServices()
+        .map(([name]) => name)
+        .filter((n) => n !== 'migrate')
+        .sort(),
+    );
+    for (const [name, service] of appServices()) expect(service.environment.METRICS_PORT, name).toBe('9100');
+  });
+
   it('the image runs as a non-root user who owns only .data', () => {
     const lines = fs
       .readFileSync(file('Dockerfile'), 'utf8')

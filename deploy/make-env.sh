@@ -21,5 +21,6 @@ S3_ACCESS_KEY_ID=podmatch-$(random_hex 8)
 S3_SECRET_ACCESS_KEY=$(random_hex 32)
 TOKEN_ENCRYPTION_KEY=$(random_hex 32)
 IMAGE_PROXY_KEY=$(random_hex 32)
+METRICS_TOKEN=$(random_hex 32)
 ENV
 echo "wrote $file"

@@ -9,6 +9,7 @@ import type { OutboxRelay } from './core/jobs/outbox';
 import type { Logger } from './core/logger';
 import type { Mailer } from './core/mail/mailer';
 import type { MediaStore } from './core/media';
+import type { ServerMetrics } from './core/metrics/metrics';
 import type { RealtimeEmitter } from './core/realtime/emitter';
 import type { Publisher } from './core/realtime/publisher';
 import type { Reauthentication } from './features/auth/reauth';
@@ -46,5 +47,7 @@ export interface AppDeps {
   bluesky: BlueskyClient | null;
   /** Told of every 503 for a database outage; tells the sockets to catch up once it is over. */
   databaseOutage: DatabaseOutageWatch;
+  /** This instance's Prometheus metrics (core/metrics); served on METRICS_PORT when set. */
+  metrics: ServerMetrics;
   logger: Logger;
 }

@@ -38,7 +38,7 @@ export function createApp(deps: AppDeps): Express {
   // Every endpoint takes its own rate limit in mount() (shared/src/api: `rateLimit`).
   app.locals.limits = deps.limits;
   // Before anything that could log or answer: the request's id and log scope.
-  app.use(requestLogging(deps.logger, app.get('trust proxy fn')));
+  app.use(requestLogging(deps.logger, app.get('trust proxy fn'), deps.metrics));
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(deps.config) }));
 
   app.use('/api', express.json({ limit: LIMITS.jsonBodyMaxBytes }));

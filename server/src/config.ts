@@ -7,6 +7,7 @@ import { loadAtprotoConfig } from './core/bluesky/bluesky-config';
 import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from './core/logger';
 import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
 import { loadMediaSettings, MediaEnvSchema } from './core/media';
+import { loadMetricsConfig } from './core/metrics/metrics-server';
 import { parseSettings } from './core/settings';
 import { loadSpotifyConfig } from './core/spotify/spotify-config';
 
@@ -219,6 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     demoReplyDelay: e.DEMO_REPLY_DELAY_SECONDS,
     // --- Image proxy (docs/image-proxy.md) ---
     imageProxy: loadImageProxyConfig(e, isProduction),
+    /** Prometheus metrics on a port of their own (docs/operations.md, "Metrics"). */
+    metrics: loadMetricsConfig(env, isProduction),
     // SPOTIFY_* and TOKEN_ENCRYPTION_KEY (see .env.example and docs/spotify.md).
     spotify,
     // PUBLIC_URL, ATPROTO_* (docs/bluesky.md); its tokens use TOKEN_ENCRYPTION_KEY too.

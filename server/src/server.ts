@@ -12,6 +12,8 @@ import { OutboxRelay } from './core/jobs/outbox';
 import { createLogger, type Logger } from './core/logger';
 import { createMailer } from './core/mail/mailer';
 import { createMediaStore } from './core/media';
+import { createServerMetrics } from './core/metrics/metrics';
+import { serveMetrics } from './core/metrics/metrics-server';
 import { createEmitter } from './core/realtime/emitter';
 import { Publisher } from './core/realtime/publisher';
 import { watchRedis } from './core/realtime/watch-redis';
@@ -29,6 +31,8 @@ export interface RunningServer {
   http: http.Server;
   io: IoServer;
   url: string;
+  /** Where Prometheus scrapes this instance (METRICS_PORT), if anywhere. */
+  metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -56,6 +60,9 @@ export async function startServer(
   const badges = new BadgePusher({ orm, publisher, logger });
   const limits = new RateLimits(redis, { scale: config.rateLimitScale, chatSendLimit: config.chatSendLimit });
   const jobs = new JobQueue(redis);
+  // Sockets are counted once the realtime server exists (below); until then there are none.
+  let sockets = () => 0;
+  const metrics = createServerMetrics(orm, redis, () => sockets());
   const deps: AppDeps = {
     config,
     orm,
@@ -72,9 +79,10 @@ export async function startServer(
     publisher,
     badges,
     limits,
-    chat: new ChatService({ limits }),
+    chat: new ChatService({ limits, metrics }),
     bluesky: await createBlueskyClient({ config: config.bluesky, orm, redis, tokenKey: config.tokenKey }),
     databaseOutage: new DatabaseOutageWatch(orm, logger),
+    metrics,
   };
   const app = createApp(deps);
   // Uploads delete their own temp files; this catches what a killed server left.
@@ -94,10 +102,12 @@ export async function startServer(
     now: options.clock ?? Date.now,
     setTimer: options.setTimer ?? realTimer,
   });
+  sockets = () => realtime.io.engine.clientsCount;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  const metricsServer = await serveMetrics(metrics, config.metrics, logger);
   // HOST is the operator's choice, but an exposed dev login must not go unnoticed.
   const exposed = exposedDevLoginWarning(config.host, config.allowDevLogin);
   if (exposed) logger.warn(exposed);
@@ -108,7 +118,9 @@ export async function startServer(
     http: server,
     io: realtime.io,
     url: `http://localhost:${port}`,
+    metricsUrl: metricsServer?.url,
     async close() {
+      await metricsServer?.close();
       // Graceful: take no new connections, let the requests in progress finish (at most
       // DRAIN_MS), then close the sockets (their clients reconnect to another instance).
       server.close();
@@ -124,6 +136,7 @@ export async function startServer(
       await deps.outbox.close();
       await deps.jobs.close();
       deps.mail?.close();
+      await metrics.close();
       await orm.close();
       await redis.quit().catch(() => undefined);
     },

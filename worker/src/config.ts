@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ImageProxyEnvSchema, loadImageProxyConfig } from '@server/core/artwork/image-proxy-config';
 import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from '@server/core/logger';
 import { loadMediaSettings, MediaEnvSchema } from '@server/core/media';
+import { loadMetricsConfig } from '@server/core/metrics/metrics-server';
 import { REPORT_RETENTION_DAYS } from '@server/core/reports/retention';
 import { parseSettings } from '@server/core/settings';
 import { loadSpotifyConfig } from '@server/core/spotify/spotify-config';
@@ -98,6 +99,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Who renders generated intros (docs/videos-provider.md). */
     videoProvider: loadVideoProviderConfig(env),
     imageProxy: loadImageProxyConfig(ImageProxyEnvSchema.parse(env), isProduction),
+    /** Prometheus metrics on a port of their own (docs/operations.md, "Metrics"). */
+    metrics: loadMetricsConfig(env, isProduction),
     recomputeAllEveryMs: e.MATCHES_RECOMPUTE_EVERY_MINUTES * 60_000,
     refreshCheckEveryMs: e.MATCHES_REFRESH_CHECK_SECONDS * 1000,
     reportRetentionDays: e.REPORT_RETENTION_DAYS,

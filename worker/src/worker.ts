@@ -6,6 +6,8 @@ import { ormConfig } from '@server/core/db/orm-config';
 import { JobQueue } from '@server/core/jobs/job-queue';
 import { type Logger, withLogFields } from '@server/core/logger';
 import { createMediaStore } from '@server/core/media';
+import { createWorkerMetrics } from '@server/core/metrics/metrics';
+import { serveMetrics } from '@server/core/metrics/metrics-server';
 import { Effects } from '@server/core/realtime/effects';
 import { createEmitter } from '@server/core/realtime/emitter';
 import { Publisher } from '@server/core/realtime/publisher';
@@ -29,6 +31,8 @@ const MATCHING_LOCK_MS = 5 * 60_000;
 
 export interface RunningWorker {
   id: string;
+  /** Where Prometheus scrapes this worker (METRICS_PORT), if anywhere. */
+  metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -60,14 +64,26 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     publisher.emit('job:status', jobStatusEvent(key, { jobId: job.id ?? '', ...status }), { userId });
   };
 
+  const metrics = createWorkerMetrics(orm, connection);
+  const metricsServer = await serveMetrics(metrics, config.metrics, logger);
+
   // Every line a job writes, however deep, carries its id and name (docs/operations.md, "Logs").
   const runJob = (job: Job) =>
     withLogFields({ jobId: job.id ?? '', job: job.name }, async () => {
       const started = performance.now();
+      // Waiting starts when the job could first run: queued, or its delay over.
+      const waited = (Date.now() - (job.timestamp + (job.opts.delay ?? 0))) / 1000;
       logger.debug(`job started (attempt ${job.attemptsMade + 1})`);
-      const result = await handle(job);
-      logger.debug(`job completed in ${Math.round(performance.now() - started)} ms`);
-      return result;
+      const seconds = () => (performance.now() - started) / 1000;
+      try {
+        const result = await handle(job);
+        metrics.jobFinished(job.queueName, 'completed', waited, seconds());
+        logger.debug(`job completed in ${Math.round(seconds() * 1000)} ms`);
+        return result;
+      } catch (error) {
+        metrics.jobFinished(job.queueName, 'failed', waited, seconds());
+        throw error;
+      }
     });
 
   const handle = async (job: Job) => {
@@ -183,8 +199,10 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
 
   return {
     id,
+    metricsUrl: metricsServer?.url,
     async close() {
       clearInterval(timer);
+      await metricsServer?.close();
       // Lets running jobs finish; unfinished ones are picked up again by another worker. Without
       // Redis (stopped in the same shutdown), BullMQ cannot record a finished job and would wait
       // for it until killed: then stop at once; those jobs run again after the restart (handlers are
@@ -197,6 +215,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
         logger.warn('shutdown: Redis is unreachable; the jobs in progress run again after a restart');
         shutdown.abort();
       }
+      await metrics.close();
       connection.disconnect();
       await orm.close();
     },

@@ -3,6 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { RequestContext } from '@mikro-orm/postgresql';
 import type { RequestHandler } from 'express';
 import { inLogScope, type Logger, secretsOf, withLogFields } from '../core/logger';
+import type { ServerMetrics } from '../core/metrics/metrics';
 import { type EffectSinks, Effects } from '../core/realtime/effects';
 
 export interface AuthContext {
@@ -29,6 +30,17 @@ declare global {
 }
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/**
+ * A request's route for metrics: the contract's path template mount() recorded (never an id, so the
+ * series stay few); otherwise what kind of path it was.
+ */
+function routeTemplate(path: string, mounted: unknown): string {
+  if (typeof mounted === 'string') return mounted;
+  if (path.startsWith('/api/')) return 'unmatched';
+  if (path.startsWith('/media/')) return '/media';
+  return path.startsWith('/socket.io/') ? '/socket.io' : 'client';
+}
 /** A request id a proxy may hand us: short, and nothing a log reader could mistake for more (a UUID, HAProxy's). */
 const SAFE_REQUEST_ID = /^[\w.:-]{8,64}$/;
 
@@ -42,6 +54,7 @@ export function requestLogging(
   logger: Logger,
   /** Express's compiled TRUST_PROXY ('trust proxy fn'): only such a proxy may name the request. */
   trustProxy: (address: string, hop: number) => boolean,
+  metrics?: Pick<ServerMetrics, 'request'>,
 ): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
@@ -63,6 +76,7 @@ export function requestLogging(
             const aborted = !res.writableFinished;
             // Health checks come every few seconds from each load balancer and container runtime.
             const api = path.startsWith('/api/') && !path.startsWith('/api/health');
+            metrics?.request(req.method, routeTemplate(path, res.locals.route), res.statusCode, durationMs / 1000);
             logger[api ? 'info' : 'debug'](
               `${req.method} ${path} ${aborted ? 'aborted' : res.statusCode} ${durationMs} ms`,
               { method: req.method, path, status: res.statusCode, durationMs, ...(aborted ? { aborted } : {}) },

@@ -66,6 +66,8 @@ export function mount<E extends Endpoint>(
   const hidden = endpoint.access === 'moderator' || endpoint.access === 'admin';
 
   const authorize = async (req: Request, res: Response, next: NextFunction) => {
+    // The route's template labels its request metrics (http/request-context.ts).
+    res.locals.route = endpoint.path;
     if (endpoint.rateLimit) await takeRateLimit(req, endpoint.rateLimit);
     const roleHeld = hidden ? await rule(req, { params: {}, query: {}, body: {} }) : undefined;
     if (endpoint.access !== 'public' && !req.auth) throw unauthorized();

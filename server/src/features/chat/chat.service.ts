@@ -5,13 +5,14 @@ import type { Message } from '@shared/index';
 import { sql } from '../../core/db/sql';
 import { stageJob } from '../../core/jobs/outbox';
 import { DEMO_CHAT_THINKING_MS } from '../../core/matches/demo-chat';
+import type { ServerMetrics } from '../../core/metrics/metrics';
 import type { Effects } from '../../core/realtime/effects';
 import type { RateLimits } from '../../http/rate-limits';
 import type { MatchRecord } from '../matches/match.service';
 import { markRead, type SendInput, storeMessage } from './message.service';
 
 export class ChatService {
-  constructor(private readonly deps: { limits: RateLimits }) {}
+  constructor(private readonly deps: { limits: RateLimits; metrics?: Pick<ServerMetrics, 'messageStored'> }) {}
 
   /**
    * Sends as `senderId`: the rate limit (429), then the one-transaction store (404 for a match the
@@ -23,6 +24,7 @@ export class ChatService {
     await this.deps.limits.take('messages', { user: senderId, ip });
     const stored = await storeMessage(em, senderId, input);
     if (stored.created) {
+      this.deps.metrics?.messageStored();
       effects.emit('message:new', stored.message, { senderId, recipientId: stored.recipientId });
       // Badges change only when a match turns unread (or read) for someone; most messages change
       // nothing there, and recomputing badges costs more than the send itself.
