@@ -421,6 +421,8 @@ async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
       ATPROTO_PLC_URL: atprotoUrl,
       ATPROTO_HANDLE_RESOLVER: atprotoUrl,
       ATPROTO_ALLOW_PRIVATE_ADDRESSES: 'true',
+      // No load balancer to tell before it stops (production's default waits 5 s).
+      DRAIN_NOTICE_SECONDS: '0',
     },
     runDir,
     'server-production',

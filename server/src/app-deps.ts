@@ -47,6 +47,8 @@ export interface AppDeps {
   bluesky: BlueskyClient | null;
   /** Told of every 503 for a database outage; tells the sockets to catch up once it is over. */
   databaseOutage: DatabaseOutageWatch;
+  /** Set once a shutdown began: readiness answers 503 from then on (features/health). */
+  lifecycle: { draining: boolean };
   /** This instance's Prometheus metrics (core/metrics); served on METRICS_PORT when set. */
   metrics: ServerMetrics;
   logger: Logger;

@@ -101,6 +101,10 @@ const EnvSchema = ImageProxyEnvSchema.extend({
   MAIL_DIR: z.string().default('.data/mail'),
   // Operators who send it in X-Health-Token see /api/health's details from anywhere (docs/operations.md).
   HEALTH_TOKEN: z.string().min(24, 'use at least 24 random characters').optional(),
+  // On SIGTERM, how long readiness answers 503 while the instance still serves, so the load balancer
+  // stops sending it new requests before it closes. Unset: 5 s in production (HAProxy notices in 4),
+  // none elsewhere (docs/operations.md, "Rolling out a new version").
+  DRAIN_NOTICE_SECONDS: z.coerce.number().min(0).max(60).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   // Unset: JSON in production, readable lines elsewhere (docs/operations.md, "Logs").
   LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
@@ -189,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** scheme://host[:port] of PUBLIC_URL, or undefined. */
     publicOrigin: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
     healthToken: e.HEALTH_TOKEN,
+    drainNoticeMs: (e.DRAIN_NOTICE_SECONDS ?? (isProduction ? 5 : 0)) * 1000,
     /**
      * Email codes (docs/auth.md): through SMTP when SMTP_URL is set; outside production without it,
      * into a local mailbox (.eml files under `devMailDir`, listed at /dev/mail); off otherwise.

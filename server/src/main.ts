@@ -11,4 +11,5 @@ logger.info(`listening on ${running.url} (${config.env})`);
 if (!config.spotify.configured) {
   logger.info('Spotify sign-in and import are off: SPOTIFY_CLIENT_ID is not set (docs/spotify.md)');
 }
-closeOnSignals(() => running.close(), logger, 10_000);
+// The drain notice, then up to 10 s for requests in progress and the sockets.
+closeOnSignals(() => running.close(), logger, config.drainNoticeMs + 10_000);

@@ -82,6 +82,7 @@ export async function startServer(
     chat: new ChatService({ limits, metrics }),
     bluesky: await createBlueskyClient({ config: config.bluesky, orm, redis, tokenKey: config.tokenKey }),
     databaseOutage: new DatabaseOutageWatch(orm, logger),
+    lifecycle: { draining: false },
     metrics,
   };
   const app = createApp(deps);
@@ -120,6 +121,10 @@ export async function startServer(
     url: `http://localhost:${port}`,
     metricsUrl: metricsServer?.url,
     async close() {
+      // Not ready from now on: the load balancer stops sending new requests while this instance
+      // still answers them (drainNoticeMs), then it closes.
+      deps.lifecycle.draining = true;
+      if (config.drainNoticeMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainNoticeMs));
       await metricsServer?.close();
       // Graceful: take no new connections, let the requests in progress finish (at most
       // DRAIN_MS), then close the sockets (their clients reconnect to another instance).

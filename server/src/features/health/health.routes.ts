@@ -71,7 +71,13 @@ export function healthRoutes(deps: AppDeps): Router {
     return { ok: true };
   });
   // Workers are not asked here: an instance without a live worker still serves (jobs wait in Redis).
+  // A draining instance (shutting down) is not ready, so no new request is sent to it.
   mount(router, api.healthReady, async ({ res }) => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (deps.lifecycle.draining) {
+      res.status(503);
+      return { ok: false };
+    }
     const [database, redis] = await Promise.all([
       timed(async () => {
         const check = await deps.orm.checkConnection();
@@ -80,7 +86,6 @@ export function healthRoutes(deps: AppDeps): Router {
       timed(() => deps.redis.ping()),
     ]);
     const ok = database.ok && redis.ok;
-    res.setHeader('Cache-Control', 'no-store');
     if (!ok) res.status(503);
     return { ok };
   });

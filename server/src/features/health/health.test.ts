@@ -89,3 +89,22 @@ describe('GET /api/health/live and /api/health/ready', () => {
     await until(async () => (await server.call('GET', '/api/health/ready')).status === 200, 'readiness again', 30_000);
   });
 });
+
+// A rolling restart (docs/operations.md, "Rolling out a new version"): on shutdown the instance says
+// it is not ready at once and still answers requests for the drain notice, then closes.
+describe('draining', () => {
+  it('readiness is 503 from the start of a shutdown while requests are still answered, then the server closes', async () => {
+    const server = await startTestServer({ DRAIN_NOTICE_SECONDS: '1' });
+    expect((await server.call('GET', '/api/health/ready')).status).toBe(200);
+    const started = Date.now();
+    const closing = server.close();
+    const ready = await server.call('GET', '/api/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.json).toEqual({ ok: false });
+    expect((await server.call('GET', '/api/auth/methods')).status).toBe(200);
+    expect((await server.call('GET', '/api/health/live')).status).toBe(200);
+    await closing;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    await expect(fetch(`${server.url}/api/health/live`)).rejects.toThrow();
+  });
+});
