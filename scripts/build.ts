@@ -9,6 +9,7 @@
 // `--skip-client`: reuse client/dist as it is (the bundle test, when the client is already built).
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { buildClient } from './lib/client-build';
 
@@ -85,7 +86,7 @@ export async function buildProduction({
   return { packages };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const started = Date.now();
   const out = path.join(root, 'dist');
   const { packages } = await buildProduction({ out, skipClient: process.argv.includes('--skip-client') });

@@ -102,19 +102,30 @@ try {
   // Where the way in (the server, or the local proxy before several) listens: this machine only
   // outside production unless HOST says otherwise (server/src/config.ts, defaultHost).
   const listen = loadListenSettings(env);
+  // METRICS_PORT (docs/operations.md, "Metrics") is the first of the processes' ports: the servers
+  // take it and the next ones, then the workers.
+  const metricsBase = Number(process.env.METRICS_PORT) || 0;
+  const metricsPort = (index: number) => (metricsBase > 0 ? { METRICS_PORT: String(metricsBase + index) } : {});
   if (serverInstances === 1) {
-    children.push(startAppProcess('server', env, runDir));
+    children.push(startAppProcess('server', { ...env, ...metricsPort(0) }, runDir));
   } else {
     // Each server on its own port on 127.0.0.1; the proxy on PORT (on HOST, like a single server)
     // is the only way in, and the servers believe the X-Forwarded-For it adds (rate limits count
     // the browser's address).
     for (let i = 1; i <= serverInstances; i++) {
-      const serverEnv = { ...env, PORT: String(port + i), HOST: '127.0.0.1', TRUST_PROXY: 'loopback' };
+      const serverEnv = {
+        ...env,
+        ...metricsPort(i - 1),
+        PORT: String(port + i),
+        HOST: '127.0.0.1',
+        TRUST_PROXY: 'loopback',
+      };
       children.push(startAppProcess('server', serverEnv, runDir, `server-${i}`));
     }
   }
   for (let i = 1; i <= workerInstances; i++) {
-    children.push(startAppProcess('worker', env, runDir, workerInstances === 1 ? 'worker' : `worker-${i}`));
+    const workerEnv = { ...env, ...metricsPort(serverInstances + i - 1) };
+    children.push(startAppProcess('worker', workerEnv, runDir, workerInstances === 1 ? 'worker' : `worker-${i}`));
   }
   for (const child of children) {
     child.child.once('exit', (code) => {

@@ -456,6 +456,8 @@ async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
 if (selected.has('smoke') || selected.has('e2e')) buildClientOnce().catch(() => undefined);
 try {
   for (const tiers of PHASES) {
+    // The bundle test (server tier) copies client/dist: never while the early build is writing it.
+    if (tiers.includes('server') && clientBuild) await clientBuild.catch(() => undefined);
     if (tiers.includes('faults') && selected.has('e2e')) {
       e2eStack = startE2eStack();
       e2eStack.catch(() => undefined);

@@ -62,7 +62,7 @@ export async function startServer(
   const jobs = new JobQueue(redis);
   // Sockets are counted once the realtime server exists (below); until then there are none.
   let sockets = () => 0;
-  const metrics = createServerMetrics(orm, redis, () => sockets());
+  const metrics = createServerMetrics(orm, redis, () => sockets(), { served: config.metrics.port !== undefined });
   const deps: AppDeps = {
     config,
     orm,

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { JobQueue } from '@server/core/jobs/job-queue';
 import { createLogger } from '@server/core/logger';
+import { loadMetricsConfig } from '@server/core/metrics/metrics-server';
 import { mutualPair, sendRest } from '@server/test/chat-flow';
 import { startTestServer, type TestServer, testEnv, until } from '@server/test/harness';
 import { Redis } from 'ioredis';
@@ -121,6 +122,7 @@ describe('metrics', () => {
     expect(sample(after, 'podmatch_job_wait_seconds_count', { queue: 'sync' })).toBeGreaterThanOrEqual(1);
     expect(sample(after, 'podmatch_job_processing_seconds_sum', { queue: 'sync' })).toBeGreaterThan(0);
     expect(sample(after, 'podmatch_queue_jobs', { queue: 'video', state: 'waiting' })).toBeGreaterThanOrEqual(0);
+    expect(sample(after, 'podmatch_queue_jobs', { queue: 'video', state: 'prioritized' })).toBeGreaterThanOrEqual(0);
     expect(sample(after, 'podmatch_db_pool_connections', { state: 'used' })).toBeGreaterThanOrEqual(0);
     expect(sample(after, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0);
     expect(after).toContain('service="worker"');
@@ -150,5 +152,13 @@ describe('metrics', () => {
     );
     const missing = [...asked].filter((name) => !exported.has(name) && !external.has(name));
     expect(missing).toEqual([]);
+  });
+
+  it('in production, metrics reachable from other machines need a token', () => {
+    expect(() => loadMetricsConfig({ METRICS_PORT: '9100' }, true)).toThrow(/METRICS_TOKEN/);
+    expect(loadMetricsConfig({ METRICS_PORT: '9100', METRICS_TOKEN }, true)).toMatchObject({ host: '0.0.0.0' });
+    expect(loadMetricsConfig({ METRICS_PORT: '9100', METRICS_HOST: '127.0.0.1' }, true).token).toBeUndefined();
+    expect(loadMetricsConfig({}, true).port).toBeUndefined();
+    expect(() => loadMetricsConfig({ METRICS_PORT: '9100', METRICS_TOKEN: 'short' }, true)).toThrow(/24 random/);
   });
 });

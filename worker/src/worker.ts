@@ -64,7 +64,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     publisher.emit('job:status', jobStatusEvent(key, { jobId: job.id ?? '', ...status }), { userId });
   };
 
-  const metrics = createWorkerMetrics(orm, connection);
+  const metrics = createWorkerMetrics(orm, connection, { served: config.metrics.port !== undefined });
   const metricsServer = await serveMetrics(metrics, config.metrics, logger);
 
   // Every line a job writes, however deep, carries its id and name (docs/operations.md, "Logs").

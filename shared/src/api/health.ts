@@ -10,7 +10,7 @@ export const healthApi = {
     access: 'public',
     response: ProbeResponseSchema,
   }),
-  /** Readiness: this instance takes new requests (its database and Redis answer); the load balancer asks. */
+  /** Readiness: this instance takes new requests (it is not shutting down); the load balancer asks. */
   healthReady: defineEndpoint({
     method: 'GET',
     path: '/api/health/ready',

@@ -20,12 +20,17 @@ export type MetricsConfig = ReturnType<typeof loadMetricsConfig>;
 
 export function loadMetricsConfig(env: NodeJS.ProcessEnv, isProduction: boolean) {
   const e = parseSettings(MetricsEnvSchema, env);
-  return {
-    port: e.METRICS_PORT,
-    host: e.METRICS_HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1'),
-    token: e.METRICS_TOKEN,
-  };
+  const host = e.METRICS_HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1');
+  // Metrics tell an attacker load, queue sizes and timings: reachable from other machines only with a token.
+  if (isProduction && e.METRICS_PORT !== undefined && !e.METRICS_TOKEN && !isLoopback(host)) {
+    throw new Error(
+      'Invalid configuration:\n  METRICS_TOKEN: set one (24+ random characters) or METRICS_HOST=127.0.0.1',
+    );
+  }
+  return { port: e.METRICS_PORT, host, token: e.METRICS_TOKEN };
 }
+
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -68,6 +73,10 @@ export async function serveMetrics(
   logger.info(`metrics on http://${config.host}:${port}/metrics`);
   return {
     url: `http://127.0.0.1:${port}/metrics`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -11,7 +11,23 @@ import { sql } from '../db/sql';
 
 /** Request and job durations, in seconds: from a cache hit to a slow render's tail. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
-const QUEUE_STATES = ['waiting', 'delayed', 'active', 'failed'] as const;
+// `prioritized`: jobs queued with a priority (background demo intros) wait there, not in `waiting`.
+const QUEUE_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'failed'] as const;
+/** A scrape never waits longer than this for Redis or the database (both may be away: then no value). */
+const COLLECT_TIMEOUT_MS = 2000;
+
+/** `work`, or undefined when it fails or takes longer than COLLECT_TIMEOUT_MS. */
+async function withinTimeout<T>(work: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), COLLECT_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([work.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export interface BaseMetrics {
   registry: Registry;
@@ -19,11 +35,14 @@ export interface BaseMetrics {
   close(): Promise<void>;
 }
 
-/** What every process reports: the runtime (event-loop lag, memory, CPU), its pool, the queues and the outbox. */
-function baseMetrics(service: 'server' | 'worker', orm: MikroORM, connection: Redis): BaseMetrics {
+/**
+ * What every process reports: the runtime (event-loop lag, memory, CPU; only when the metrics are
+ * served, since its monitors cannot be stopped), its pool, the queues and the outbox.
+ */
+function baseMetrics(service: 'server' | 'worker', orm: MikroORM, connection: Redis, served: boolean): BaseMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
-  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  if (served) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 
   const pool = () =>
     (
@@ -53,7 +72,7 @@ function baseMetrics(service: 'server' | 'worker', orm: MikroORM, connection: Re
     registers: [registry],
     async collect() {
       for (const queue of queues) {
-        const counts = await queue.getJobCounts(...QUEUE_STATES).catch(() => null);
+        const counts = await withinTimeout(queue.getJobCounts(...QUEUE_STATES));
         if (!counts) continue;
         for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
       }
@@ -61,11 +80,13 @@ function baseMetrics(service: 'server' | 'worker', orm: MikroORM, connection: Re
   });
 
   const outbox = async () => {
-    const [row] = await sql<{ jobs: number; lag: number | null }>(
-      orm.em.fork(),
-      'select count(*)::int as jobs, extract(epoch from now() - min(created_at))::float8 as lag from job_outbox',
-    ).catch(() => []);
-    return row;
+    const rows = await withinTimeout(
+      sql<{ jobs: number; lag: number | null }>(
+        orm.em.fork(),
+        'select count(*)::int as jobs, extract(epoch from now() - min(created_at))::float8 as lag from job_outbox',
+      ),
+    );
+    return rows?.[0];
   };
   new Gauge({
     name: 'podmatch_outbox_lag_seconds',
@@ -99,8 +120,13 @@ export interface ServerMetrics extends BaseMetrics {
   messageStored(): void;
 }
 
-export function createServerMetrics(orm: MikroORM, connection: Redis, sockets: () => number): ServerMetrics {
-  const base = baseMetrics('server', orm, connection);
+export function createServerMetrics(
+  orm: MikroORM,
+  connection: Redis,
+  sockets: () => number,
+  { served }: { served: boolean },
+): ServerMetrics {
+  const base = baseMetrics('server', orm, connection, served);
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by method, route template and status.',
@@ -133,8 +159,8 @@ export interface WorkerMetrics extends BaseMetrics {
   jobFinished(queue: string, outcome: 'completed' | 'failed', waitSeconds: number, runSeconds: number): void;
 }
 
-export function createWorkerMetrics(orm: MikroORM, connection: Redis): WorkerMetrics {
-  const base = baseMetrics('worker', orm, connection);
+export function createWorkerMetrics(orm: MikroORM, connection: Redis, { served }: { served: boolean }): WorkerMetrics {
+  const base = baseMetrics('worker', orm, connection, served);
   const wait = new Histogram({
     name: 'podmatch_job_wait_seconds',
     help: 'Time from when a job could run (its delay over) until a worker took it, by queue.',
