@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareDatabase } from '@server/core/db/prepare-database';
+import { buildProduction } from './build';
 import {
   freePort,
   type LocalStack,
@@ -393,13 +394,14 @@ async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
     { ...process.env, SMTP_STAND_IN_PORT: String(smtpPort), SMTP_STAND_IN_HTTP_PORT: String(smtpHttpPort) },
     runDir,
   );
-  // One server as a deployment runs it (client/e2e/production.spec.ts): NODE_ENV=production, a
-  // PUBLIC_URL (the passkeys' relying party), mail through SMTP, Bluesky, no development login, no
-  // Spotify.
+  // One server as a deployment runs it (client/e2e/production.spec.ts): the production build's
+  // bundle with plain node (scripts/build.ts), NODE_ENV=production, a PUBLIC_URL (the passkeys'
+  // relying party), mail through SMTP, Bluesky, no development login, no Spotify.
+  await buildProduction({ out: path.join(root, '.data/test/dist'), skipClient: true });
   const productionPort = await freePort();
   const productionUrl = `http://localhost:${productionPort}`;
   const production = startAppProcess(
-    'server',
+    'server-bundle',
     {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -1,5 +1,6 @@
-// Child processes of the launcher: the server and the worker, run with tsx, plus clean-up of
-// processes a previous run left behind (if it was killed before it could stop them).
+// Child processes of the launcher: the server and the worker, run with tsx (or a bundle of the
+// production build, with plain node), plus clean-up of processes a previous run left behind (if it
+// was killed before it could stop them).
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,10 +21,11 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Starts `node --import tsx <entry>` and prefixes its output lines with its name. */
 /** The entry point of each process the launcher and the test runner start. */
 const ENTRIES = {
   server: 'server/src/main.ts',
+  // The production build's server (scripts/build.ts), as the test runner builds it for the browser tests.
+  'server-bundle': '.data/test/dist/server.mjs',
   worker: 'worker/src/main.ts',
   'spotify-stand-in': 'scripts/spotify-stand-in.ts',
   'bluesky-stand-in': 'scripts/bluesky-stand-in.ts',
@@ -31,14 +33,18 @@ const ENTRIES = {
   'local-proxy': 'scripts/local-proxy.ts',
 } as const;
 
-/** `name` names the process in output and its pid file when several of one kind run (server-2). */
+/**
+ * Starts `node --import tsx <entry>` (`node <entry>` for a bundle) and prefixes its output lines with
+ * its name. `name` names the process in output and its pid file when several of one kind run (server-2).
+ */
 export function startAppProcess(
   entry: keyof typeof ENTRIES,
   env: NodeJS.ProcessEnv,
   runDir: string,
   name: string = entry,
 ): AppProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRIES[entry]], {
+  const file = ENTRIES[entry];
+  const child = spawn(process.execPath, file.endsWith('.mjs') ? [file] : ['--import', 'tsx', file], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Own process group: Ctrl-C reaches only the launcher, which stops children in order.
