@@ -79,14 +79,20 @@ function baseMetrics(service: 'server' | 'worker', orm: MikroORM, connection: Re
     },
   });
 
-  const outbox = async () => {
-    const rows = await withinTimeout(
+  // One query a scrape for both outbox gauges: the second collect shares the first one's answer.
+  let outboxRead: Promise<{ jobs: number; lag: number | null } | undefined> | undefined;
+  const outbox = () => {
+    outboxRead ??= withinTimeout(
       sql<{ jobs: number; lag: number | null }>(
         orm.em.fork(),
         'select count(*)::int as jobs, extract(epoch from now() - min(created_at))::float8 as lag from job_outbox',
       ),
-    );
-    return rows?.[0];
+    )
+      .then((rows) => rows?.[0])
+      .finally(() => {
+        outboxRead = undefined;
+      });
+    return outboxRead;
   };
   new Gauge({
     name: 'podmatch_outbox_lag_seconds',
