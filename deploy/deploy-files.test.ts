@@ -1,9 +1,10 @@
 // The deployment files (docs/operations.md, "Scaling out" and "Secrets"): docker-compose.yml holds
 // no secret and pins every image, Redis refuses clients without its password, the app's S3 key is
-// limited to its bucket, the image runs as a non-root user without .env inside, and HAProxy cuts off
+// limited to its bucket, compose's PgBouncer pools in transaction mode behind the password, the
+// image runs as a non-root user without .env inside, and HAProxy cuts off
 // a client that trickles its headers. No Docker engine here: docker-compose (v1, Debian) resolves the
 // compose file as `docker compose config` would, and the parts run for real where they can (Redis,
-// HAProxy, the MinIO setup script with a stand-in `mc`).
+// PgBouncer, HAProxy, the MinIO setup script with a stand-in `mc`).
 import { type ChildProcess, type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -13,11 +14,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLES } from '../scripts/build';
-import { freePort } from '../scripts/lib/local-stack';
+import { ensurePostgresUser, freePort } from '../scripts/lib/local-stack';
 import { DEPLOY_CHECK_TOOLS, ensureDebianPackages } from '../scripts/lib/system-packages';
 import { until } from '../server/src/test/harness';
+import { testDatabaseUrl } from '../server/src/test/test-stack';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const file = (name: string) => path.join(root, name);
@@ -128,7 +131,9 @@ describe('deployment files', () => {
   });
 
   const services = () => Object.entries(resolved.services as Record<string, Json>);
-  const appServices = () => services().filter(([, s]) => s.build);
+  /** The services of the app's image (the root Dockerfile); PgBouncer has an image of its own. */
+  const appServices = () =>
+    services().filter(([, s]) => s.build && path.resolve(String(s.build.context ?? s.build)) === root);
 
   it('docker-compose.yml holds no secret: every password and key is a required variable of the env file', () => {
     const literal: string[] = [];
@@ -199,8 +204,8 @@ describe('deployment files', () => {
       expect(pinned.exec(service.image)?.groups?.tag).not.toMatch(/latest/);
       images.push(service.image);
     }
-    const from = [...fs.readFileSync(file('Dockerfile'), 'utf8').matchAll(/^FROM\s+(\S+)/gim)].map(
-      (m) => m[1] as string,
+    const from = ['Dockerfile', 'deploy/pgbouncer/Dockerfile'].flatMap((dockerfile) =>
+      [...fs.readFileSync(file(dockerfile), 'utf8').matchAll(/^FROM\s+(\S+)/gim)].map((m) => m[1] as string),
     );
     expect(from.length).toBeGreaterThan(0);
     for (const image of from) expect(image).toMatch(pinned);
@@ -401,6 +406,52 @@ esac
 
     const ignored = run('git', ['-C', root, 'check-ignore', '--no-index', '.env', '.env.production', '.env.example']);
     expect(ignored.stdout.trim().split('\n')).toEqual(['.env', '.env.production']);
+  });
+
+  it("compose's PgBouncer (deploy/pgbouncer/entrypoint.sh) pools in transaction mode and checks the password", async () => {
+    const upstream = new URL(testDatabaseUrl());
+    const port = await freePort();
+    // Not under this file's private temp directory: the postgres user must reach it.
+    const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pm-compose-pgbouncer-'));
+    // PgBouncer refuses to run as root; the image runs it as the postgres user.
+    const runAs = process.getuid?.() === 0 ? ensurePostgresUser() : undefined;
+    if (runAs) fs.chownSync(runDir, runAs.uid, runAs.gid);
+    const child = spawn('sh', [file('deploy/pgbouncer/entrypoint.sh')], {
+      ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
+      env: {
+        PATH: `/usr/sbin:${process.env.PATH}`,
+        POSTGRES_USER: decodeURIComponent(upstream.username),
+        POSTGRES_PASSWORD: decodeURIComponent(upstream.password),
+        POSTGRES_HOST: upstream.hostname,
+        POSTGRES_PORT: upstream.port,
+        PGBOUNCER_RUN_DIR: runDir,
+        PGBOUNCER_LISTEN_ADDR: '127.0.0.1',
+        PGBOUNCER_PORT: String(port),
+      },
+      stdio: 'ignore',
+    });
+    started.push(child);
+    const through = new URL(upstream);
+    through.port = String(port);
+    const query = async (url: URL, text: string) => {
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        return (await client.query(text)).rows;
+      } finally {
+        await client.end();
+      }
+    };
+    const rows = await until(() => query(through, 'select 1 as one').catch(() => undefined), 'PgBouncer answers');
+    expect(rows).toEqual([{ one: 1 }]);
+    const ini = fs.readFileSync(path.join(runDir, 'pgbouncer.ini'), 'utf8');
+    expect(ini).toMatch(/^pool_mode = transaction$/m);
+    expect(ini).toMatch(/^auth_type = scram-sha-256$/m);
+    const wrong = new URL(through);
+    wrong.password = 'not-the-password';
+    await expect(query(wrong, 'select 1')).rejects.toThrow(/authentication failed/);
+    await stop(child);
+    fs.rmSync(runDir, { recursive: true, force: true });
   });
 
   it('haproxy -c accepts deploy/haproxy.cfg, and a client trickling its headers is cut off (timeout http-request)', async () => {

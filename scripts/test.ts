@@ -17,6 +17,7 @@ import {
   startLocalStack,
   TEST_POSTGRES_SETTINGS,
 } from './lib/local-stack';
+import { type PgBouncer, startPgBouncer } from './lib/pgbouncer';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
 import { DEPLOY_CHECK_TOOLS, ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
 import { runSmokeTier } from './test/smoke';
@@ -64,6 +65,7 @@ const running = new Set<ChildProcess>();
 async function cleanup() {
   for (const child of running) child.kill('SIGTERM');
   await Promise.all(apps.map((a) => a.stop()));
+  await pooler?.stop();
   await stack?.stop();
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -324,6 +326,7 @@ function buildClientOnce(): Promise<void> {
  * so the browser tier starts with it ready.
  */
 let e2eStack: ReturnType<typeof startE2eStack> | undefined;
+let pooler: PgBouncer | undefined;
 async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
   ensureDebianPackages(
     [{ binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] }, ...VIDEO_TOOLS],
@@ -335,6 +338,16 @@ async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
   const databaseUrl = await recreateDatabase(s.postgresBaseUrl, 'podmatch_e2e');
   const redisUrl = `${s.redisUrl}/4`;
   await prepareDatabase({ databaseUrl, redisUrl, seed: true, log: () => undefined });
+  // The app reaches PostgreSQL through PgBouncer in transaction mode, as a deployment with many
+  // instances does (docs/operations.md, "A connection pooler"): four processes with pools of 10
+  // share 20 server connections, so a session lock or setting would break these tests.
+  pooler = await startPgBouncer({
+    upstreamUrl: s.postgresBaseUrl,
+    poolSize: 20,
+    pidFile: path.join(runDir, 'pgbouncer.pid'),
+    log,
+  });
+  const appDatabaseUrl = pooler.url('podmatch_e2e');
   await buildClientOnce();
   const port = await freePort();
   // Spotify is a local stand-in (scripts/spotify-stand-in.ts) that speaks its OAuth and Web API.
@@ -348,7 +361,7 @@ async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
     NODE_ENV: 'test',
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: appDatabaseUrl,
     REDIS_URL: redisUrl,
     MEDIA_DIR: path.join(root, '.data/test/media'),
     LOG_LEVEL: 'warn',
@@ -409,7 +422,7 @@ async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
       PORT: String(productionPort),
       HOST: '127.0.0.1',
       PUBLIC_URL: productionUrl,
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: appDatabaseUrl,
       REDIS_URL: redisUrl,
       MEDIA_DIR: env.MEDIA_DIR,
       LOG_LEVEL: 'warn',

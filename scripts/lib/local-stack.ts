@@ -163,7 +163,7 @@ export async function startPostgres(options: LocalStackOptions) {
   return { url, stop, crash };
 }
 
-function ensurePostgresUser(): PgUser {
+export function ensurePostgresUser(): PgUser {
   const lookup = () => {
     try {
       const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
@@ -420,7 +420,7 @@ async function stopLeftover(pidFile: string, signal: NodeJS.Signals, name: strin
   process.kill(pid, 'SIGKILL');
 }
 
-function waitForOutput(child: ChildProcess, pattern: RegExp, name: string, timeoutMs: number): Promise<void> {
+export function waitForOutput(child: ChildProcess, pattern: RegExp, name: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(

@@ -37,11 +37,12 @@ export const VIDEO_TOOLS = [
 
 /**
  * What the deployment-file checks run (deploy/deploy-files.test.ts): HAProxy to check and run
- * deploy/haproxy.cfg, docker-compose to resolve docker-compose.yml without a Docker engine (its
+ * deploy/haproxy.cfg, PgBouncer to run compose's pooler (deploy/pgbouncer/entrypoint.sh), docker-compose to resolve docker-compose.yml without a Docker engine (its
  * Python library also applies .dockerignore), and Debian's Python with YAML to read both.
  */
 export const DEPLOY_CHECK_TOOLS = [
   { binary: '/usr/sbin/haproxy', packages: ['haproxy'] },
+  { binary: '/usr/sbin/pgbouncer', packages: ['pgbouncer'] },
   { binary: '/usr/bin/docker-compose', packages: ['docker-compose'] },
   { binary: '/usr/lib/python3/dist-packages/yaml/__init__.py', packages: ['python3-yaml'] },
 ];

@@ -29,7 +29,11 @@ export interface FullRecomputeOptions {
   afterSwap?: (changedUserIds: number[]) => Promise<void>;
 }
 
-/** Session advisory lock held by the one full recompute running at a time (any process). */
+/**
+ * Advisory lock of the one full recompute running at a time (any process). The whole rebuild is one
+ * transaction holding it, so it works through a transaction-mode pooler (PgBouncer: no session
+ * locks or settings) and a crash leaves nothing half-built behind.
+ */
 const FULL_LOCK: [number, number] = [0x6d617463, 0x616c6c]; // 'matc', 'all'
 /** People scored per message to a thread: small enough to spread work evenly. */
 const RANGE = 2000;
@@ -40,12 +44,25 @@ export async function rebuildEveryone(em: EntityManager, options: FullRecomputeO
   const client = new pg.Client({ connectionString: em.config.get('clientUrl') });
   await client.connect();
   try {
-    const [lock] = (await client.query('select pg_try_advisory_lock($1, $2) as ok', FULL_LOCK)).rows;
+    await client.query('begin');
+    const [lock] = (await client.query('select pg_try_advisory_xact_lock($1, $2) as ok', FULL_LOCK)).rows;
     if (!lock?.ok) {
+      await client.query('rollback');
       log('another full recompute is running; skipped');
       return { users: 0, rows: 0 };
     }
-    return await rebuild(client, options, log);
+    let result: RecomputeResult & { changed: number[] };
+    try {
+      result = await rebuild(client, options, log);
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    }
+    await client.query('analyze feed_candidates');
+    log(`swapped in; ${result.changed.length} people changed meanwhile`);
+    await options.afterSwap?.(result.changed);
+    return { users: result.users, rows: result.rows };
   } finally {
     await client.end();
   }
@@ -55,10 +72,10 @@ async function rebuild(
   client: pg.Client,
   options: FullRecomputeOptions,
   log: (line: string) => void,
-): Promise<RecomputeResult> {
+): Promise<RecomputeResult & { changed: number[] }> {
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
-  await client.query('set synchronous_commit = off');
+  await client.query('set local synchronous_commit = off');
   // Read the change counter before the libraries: a change racing the read counts as newer.
   const [snap] = (
     await client.query<{ at: Date; seq: string }>(
@@ -75,7 +92,7 @@ async function rebuild(
   await client.query('create table feed_candidates_next (like feed_candidates including defaults)');
   const rows = await scoreEveryone(client, data, options.threads ?? defaultThreads(n), log, elapsed);
   log(`scored and stored ${rows} rows (${elapsed()})`);
-  await client.query("set maintenance_work_mem = '512MB'");
+  await client.query("set local maintenance_work_mem = '512MB'");
   await client.query(
     'alter table feed_candidates_next add constraint feed_candidates_next_pkey primary key (user_id, candidate_id)',
   );
@@ -91,10 +108,8 @@ async function rebuild(
     podcastIds: data.podcastIds,
     listeners: data.listeners,
   });
-  await client.query('analyze feed_candidates');
-  log(`swapped in (${elapsed()}); ${changed.length} people changed meanwhile`);
-  await options.afterSwap?.(changed);
-  return { users: n, rows };
+  log(`swap ready (${elapsed()})`);
+  return { users: n, rows, changed };
 }
 
 function defaultThreads(people: number): number {
@@ -398,7 +413,7 @@ async function writeNeighbourhoods(client: pg.Client, people: PeopleData): Promi
 // ------------------------------------------------------------------ publishing
 
 /**
- * Replaces feed_candidates by the new table and publishes the model, in one transaction. People
+ * Replaces feed_candidates by the new table and publishes the model (committed by the caller). People
  * recomputed since the snapshot (their library changed while this ran) keep their newer list;
  * their ids are returned so they can be recomputed with the new model.
  */
@@ -408,63 +423,54 @@ async function swapIn(
   snapshotAt: Date,
   model: Omit<MatchingModel, 'version'>,
 ): Promise<number[]> {
-  await client.query('begin');
-  try {
-    await client.query('lock table feed_candidates, taste_neighbours in access exclusive mode');
-    const changed = (
-      await client.query<{ user_id: number }>('select user_id from feed_candidate_runs where computed_at > $1', [
-        snapshotAt,
-      ])
-    ).rows.map((r) => r.user_id);
-    const gone = (
-      await client.query<{ id: number }>(
-        'select x as id from unnest($1::int[]) x where not exists (select 1 from users u where u.id = x)',
-        [Array.from(data.userIds)],
-      )
-    ).rows.map((r) => r.id);
-    if (changed.length > 0) {
-      await client.query('delete from feed_candidates_next where user_id = any($1::int[])', [changed]);
-      await client.query(
-        'insert into feed_candidates_next select * from feed_candidates where user_id = any($1::int[])',
-        [changed],
-      );
-    }
-    if (gone.length > 0) {
-      await client.query(
-        'delete from feed_candidates_next where user_id = any($1::int[]) or candidate_id = any($1::int[])',
-        [gone],
-      );
-    }
-    if (gone.length > 0) await client.query('delete from taste_neighbours_next where user_id = any($1::int[])', [gone]);
-    if (changed.length > 0) {
-      await client.query('delete from taste_neighbours_next where user_id = any($1::int[])', [changed]);
-      await client.query(
-        'insert into taste_neighbours_next select * from taste_neighbours where user_id = any($1::int[])',
-        [changed],
-      );
-    }
-    await client.query('drop table taste_neighbours');
-    await client.query('alter table taste_neighbours_next rename to taste_neighbours');
+  await client.query('lock table feed_candidates, taste_neighbours in access exclusive mode');
+  const changed = (
+    await client.query<{ user_id: number }>('select user_id from feed_candidate_runs where computed_at > $1', [
+      snapshotAt,
+    ])
+  ).rows.map((r) => r.user_id);
+  const gone = (
+    await client.query<{ id: number }>(
+      'select x as id from unnest($1::int[]) x where not exists (select 1 from users u where u.id = x)',
+      [Array.from(data.userIds)],
+    )
+  ).rows.map((r) => r.id);
+  if (changed.length > 0) {
+    await client.query('delete from feed_candidates_next where user_id = any($1::int[])', [changed]);
     await client.query(
-      'alter table taste_neighbours rename constraint taste_neighbours_next_pkey to taste_neighbours_pkey',
+      'insert into feed_candidates_next select * from feed_candidates where user_id = any($1::int[])',
+      [changed],
     );
-    await client.query('drop table feed_candidates');
-    await client.query('alter table feed_candidates_next rename to feed_candidates');
-    await client.query(
-      'alter table feed_candidates rename constraint feed_candidates_next_pkey to feed_candidates_pkey',
-    );
-    await client.query('alter index feed_candidates_next_candidate_id rename to feed_candidates_candidate_id_index');
-    await client.query(
-      `insert into feed_candidate_runs (user_id, computed_at) select id, $1 from users where created_at <= $1
-       on conflict (user_id) do update set computed_at = excluded.computed_at
-         where feed_candidate_runs.computed_at < excluded.computed_at`,
-      [snapshotAt],
-    );
-    await saveModel(client, model);
-    await client.query('commit');
-    return changed;
-  } catch (error) {
-    await client.query('rollback');
-    throw error;
   }
+  if (gone.length > 0) {
+    await client.query(
+      'delete from feed_candidates_next where user_id = any($1::int[]) or candidate_id = any($1::int[])',
+      [gone],
+    );
+  }
+  if (gone.length > 0) await client.query('delete from taste_neighbours_next where user_id = any($1::int[])', [gone]);
+  if (changed.length > 0) {
+    await client.query('delete from taste_neighbours_next where user_id = any($1::int[])', [changed]);
+    await client.query(
+      'insert into taste_neighbours_next select * from taste_neighbours where user_id = any($1::int[])',
+      [changed],
+    );
+  }
+  await client.query('drop table taste_neighbours');
+  await client.query('alter table taste_neighbours_next rename to taste_neighbours');
+  await client.query(
+    'alter table taste_neighbours rename constraint taste_neighbours_next_pkey to taste_neighbours_pkey',
+  );
+  await client.query('drop table feed_candidates');
+  await client.query('alter table feed_candidates_next rename to feed_candidates');
+  await client.query('alter table feed_candidates rename constraint feed_candidates_next_pkey to feed_candidates_pkey');
+  await client.query('alter index feed_candidates_next_candidate_id rename to feed_candidates_candidate_id_index');
+  await client.query(
+    `insert into feed_candidate_runs (user_id, computed_at) select id, $1 from users where created_at <= $1
+     on conflict (user_id) do update set computed_at = excluded.computed_at
+       where feed_candidate_runs.computed_at < excluded.computed_at`,
+    [snapshotAt],
+  );
+  await saveModel(client, model);
+  return changed;
 }
