@@ -1,6 +1,6 @@
 # Two stages (docs/operations.md, "The production build"): the build stage has every dependency and
 # runs `npm run build`; the image is the runtime stage: the bundles in dist/ (server.mjs, worker.mjs,
-# migrate.mjs, admin.mjs), the built client, and the production dependencies only. No TypeScript, no
+# migrate.mjs, admin.mjs, backup.mjs, restore.mjs), the built client, and the production dependencies only. No TypeScript, no
 # tests, no development tools, no .env. One image for migrate, server and worker (different commands).
 # The base is pinned by version and digest, so a rebuild starts from the same bytes.
 FROM node:20.20.2-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0 AS build
@@ -10,6 +10,20 @@ RUN npm ci
 # .dockerignore keeps .env (the deployment's secrets), .data and earlier builds out of the context.
 COPY . .
 RUN npm run build
+
+# `docker compose run --rm backup` (docs/operations.md, "Backups"): the bundles on the database's own
+# image, whose pg_dump / pg_restore are the server's version (Debian 12 ships no newer than 15).
+# Built only when asked for (`--profile tools`); the app image is the last stage below.
+FROM postgres:17.11-bookworm@sha256:639ab7ceb90e13123085b741fb31ef493fba25463002f6da665352e7b534b652 AS backup
+COPY --from=build /usr/local/bin/node /usr/local/bin/node
+COPY --from=build /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/npm
+WORKDIR /app
+COPY --from=build /src/dist/package.json /src/dist/package-lock.json /src/dist/.npmrc ./
+RUN node /usr/local/lib/node_modules/npm/bin/npm-cli.js ci --omit=dev && rm -rf /root/.npm
+COPY --from=build /src/dist ./
+USER postgres
+ENTRYPOINT ["node"]
+CMD ["backup.mjs", "/backups"]
 
 FROM node:20.20.2-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0
 ENV NODE_ENV=production

@@ -131,9 +131,12 @@ describe('deployment files', () => {
   });
 
   const services = () => Object.entries(resolved.services as Record<string, Json>);
-  /** The services of the app's image (the root Dockerfile); PgBouncer has an image of its own. */
+  /**
+   * The running services of the app's image (the root Dockerfile); PgBouncer has an image of its own
+   * and the backup tool (profile `tools`) runs only when asked.
+   */
   const appServices = () =>
-    services().filter(([, s]) => s.build && path.resolve(String(s.build.context ?? s.build)) === root);
+    services().filter(([, s]) => s.build && !s.profiles && path.resolve(String(s.build.context ?? s.build)) === root);
 
   it('docker-compose.yml holds no secret: every password and key is a required variable of the env file', () => {
     const literal: string[] = [];
@@ -338,8 +341,11 @@ esac
   it('the image and every app service run a bundle of the production build with plain node, no TypeScript', () => {
     const bundles = Object.keys(BUNDLES).map((name) => `${name}.mjs`);
     const dockerfile = fs.readFileSync(file('Dockerfile'), 'utf8');
-    const cmd = JSON.parse(dockerfile.match(/^CMD\s+(\[.*\])$/m)?.[1] ?? '[]') as string[];
-    expect(cmd).toEqual(['node', 'server.mjs']);
+    const cmds = [...dockerfile.matchAll(/^CMD\s+(\[.*\])$/gm)].map((m) => JSON.parse(m[1] as string) as string[]);
+    // The image is the last stage; the backup stage before it runs `node backup.mjs` (its entrypoint).
+    expect(cmds.at(-1)).toEqual(['node', 'server.mjs']);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node"\]$/m);
+    expect(bundles).toContain(cmds.at(0)?.[0]);
     expect(dockerfile).toMatch(/^RUN npm ci --omit=dev/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK /m);
     for (const [name, service] of appServices()) {

@@ -3,28 +3,19 @@
 //   npm run admin -- revoke <username>
 //   npm run admin -- list
 // Against DATABASE_URL, or else the database `npm start` runs (its URL in .data/run/database-url).
-import fs from 'node:fs';
-import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { initOrm } from '@server/core/db/orm';
 import { grantRole, isRole, listRoles, revokeRole } from '@server/features/moderation/roles';
+import { databaseUrlOrExit } from './lib/running-instance';
 
 const USAGE = 'Usage: npm run admin -- grant <username> moderator|admin | revoke <username> | list';
-
-function databaseUrl(): string {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  const file = path.resolve(process.env.DATA_DIR ?? '.data', 'run', 'database-url');
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  console.error('Set DATABASE_URL, or run this while `npm start` is running.');
-  process.exit(2);
-}
 
 const [command, username, role] = process.argv.slice(2);
 if (!command || (command !== 'list' && !username) || (command === 'grant' && !(role && isRole(role)))) {
   console.error(USAGE);
   process.exit(2);
 }
-const orm = await initOrm(databaseUrl());
+const orm = await initOrm(databaseUrlOrExit());
 const em = orm.em.fork() as EntityManager;
 let code = 0;
 try {

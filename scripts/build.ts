@@ -21,6 +21,8 @@ export const BUNDLES = {
   worker: 'worker/src/main.ts',
   migrate: 'scripts/migrate.ts',
   admin: 'scripts/admin.ts',
+  backup: 'scripts/backup.ts',
+  restore: 'scripts/restore.ts',
   'score-people.thread': 'server/src/core/matching/score-people.thread.ts',
 } as const;
 

@@ -132,19 +132,7 @@ export async function startPostgres(options: LocalStackOptions) {
   const port = options.pgPort ?? (await freePort());
   const child = spawn(
     path.join(binRoot, 'bin', 'postgres'),
-    [
-      '-D',
-      dataDir,
-      '-p',
-      String(port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'fsync=on',
-      ...Object.entries(options.postgresSettings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-    ],
+    postgresArgs(dataDir, port, { fsync: 'on', ...options.postgresSettings }),
     // Own process group: Ctrl-C reaches only the launcher, which stops the database last.
     { ...ids, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
@@ -161,6 +149,14 @@ export async function startPostgres(options: LocalStackOptions) {
     throw error;
   }
   return { url, stop, crash };
+}
+
+/** The arguments of a `postgres` server on loopback only, TCP only (no Unix socket), with `settings`. */
+export function postgresArgs(dataDir: string, port: number, settings: Record<string, string> = {}): string[] {
+  return [
+    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    ...Object.entries(settings).map(([name, value]) => ['-c', `${name}=${value}`]),
+  ].flat();
 }
 
 export function ensurePostgresUser(): PgUser {

@@ -17,11 +17,16 @@ export function ensureDebianPackages(
   }
   log(`Installing ${packages.join(' ')} with apt-get...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  // Test files install what they need side by side: wait for another apt-get's lock, do not fail on it.
+  const lock = ['-o', 'DPkg::Lock::Timeout=600'];
   const install = () =>
-    spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+    spawnSync('apt-get', [...lock, 'install', '-y', '-q', '--no-install-recommends', ...packages], {
+      stdio: 'inherit',
+      env,
+    });
   let result = install();
   if (result.status !== 0) {
-    spawnSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
+    spawnSync('apt-get', [...lock, 'update', '-q'], { stdio: 'inherit', env });
     result = install();
   }
   if (result.status !== 0) throw new Error(`apt-get install ${packages.join(' ')} failed; see the output above.`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { assertMediaKey, keyOfMediaUrl, MEDIA_URL_PREFIX, type MediaStore } from './media-store';
+import { assertMediaKey, isMediaKey, keyOfMediaUrl, MEDIA_URL_PREFIX, type MediaStore } from './media-store';
 
 /**
  * Files in one directory on this machine (MEDIA_DIR), served by the server under /media
@@ -54,6 +54,19 @@ export class LocalMediaStore implements MediaStore {
 
   async delete(key: string): Promise<void> {
     await fs.rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(): AsyncIterable<string> {
+    const entries = await fs.readdir(this.root, { recursive: true, withFileTypes: true }).catch((error) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    });
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      // Temp files of writes in progress (`.tmp-*`) and anything else are not media keys.
+      const key = path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+      if (isMediaKey(key)) yield key;
+    }
   }
 
   url(key: string): string {

@@ -51,6 +51,8 @@ export interface MediaStore {
   getFile(key: string, file: string): Promise<void>;
   /** Deletes `key`; a missing file is not an error. */
   delete(key: string): Promise<void>;
+  /** Every stored key (backups, docs/operations.md): files that are not media keys are skipped. */
+  list(): AsyncIterable<string>;
   /** The URL the browser loads `key` from. */
   url(key: string): string;
   /** The key a URL of this store names, or null for any other URL (e.g. a remote picture). */

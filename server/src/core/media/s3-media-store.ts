@@ -7,12 +7,14 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import {
   assertMediaKey,
+  isMediaKey,
   isPublicMediaKey,
   keyOfMediaUrl,
   MEDIA_CACHE_CONTROL,
@@ -141,6 +143,16 @@ export class S3MediaStore implements MediaStore {
     } catch (error) {
       if (!isMissingObject(error)) throw error;
     }
+  }
+  async *list(): AsyncIterable<string> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token, MaxKeys: 1000 }),
+      );
+      for (const object of page.Contents ?? []) if (object.Key && isMediaKey(object.Key)) yield object.Key;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   url(key: string): string {
