@@ -19,7 +19,7 @@ import {
 } from './lib/local-stack';
 import { type PgBouncer, startPgBouncer } from './lib/pgbouncer';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
-import { DEPLOY_CHECK_TOOLS, ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
+import { BACKUP_TEST_TOOLS, DEPLOY_CHECK_TOOLS, ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
 import { runSmokeTier } from './test/smoke';
 
 const root = process.cwd();
@@ -229,9 +229,10 @@ function ensureStack(): Promise<LocalStack> {
 }
 
 // Uploads are checked with ffprobe; the worker renders with ffmpeg and espeak-ng; the server tier
-// also checks the deployment files (deploy/deploy-files.test.ts).
+// also checks the deployment files (deploy/deploy-files.test.ts) and round-trips a backup
+// (deploy/backup.test.ts). Installed once here, not by test files side by side.
 async function serviceEnv(): Promise<NodeJS.ProcessEnv> {
-  ensureDebianPackages([...VIDEO_TOOLS, ...DEPLOY_CHECK_TOOLS], log);
+  ensureDebianPackages([...VIDEO_TOOLS, ...DEPLOY_CHECK_TOOLS, ...BACKUP_TEST_TOOLS], log);
   const s = await ensureStack();
   // The cluster; each vitest tier starts the Redis servers of its own (scripts/test/stack-setup.ts).
   return { ...process.env, PODMATCH_TEST_POSTGRES: s.postgresBaseUrl };

@@ -51,3 +51,15 @@ export const DEPLOY_CHECK_TOOLS = [
   { binary: '/usr/bin/docker-compose', packages: ['docker-compose'] },
   { binary: '/usr/lib/python3/dist-packages/yaml/__init__.py', packages: ['python3-yaml'] },
 ];
+
+/**
+ * The backup round trip (deploy/backup.test.ts) runs on Debian's PostgreSQL, whose pg_dump and
+ * pg_restore match it (the embedded cluster is newer than any pg_dump Debian 12 has).
+ */
+export const DEBIAN_POSTGRES_VERSION = 15;
+export const BACKUP_TEST_TOOLS = [
+  {
+    binary: `/usr/lib/postgresql/${DEBIAN_POSTGRES_VERSION}/bin/postgres`,
+    packages: [`postgresql-${DEBIAN_POSTGRES_VERSION}`],
+  },
+];

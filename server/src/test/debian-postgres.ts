@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ensurePostgresUser, freePort, postgresArgs, stopChild, waitForOutput } from '../../../scripts/lib/local-stack';
-import { ensureDebianPackages } from '../../../scripts/lib/system-packages';
+import { BACKUP_TEST_TOOLS, DEBIAN_POSTGRES_VERSION, ensureDebianPackages } from '../../../scripts/lib/system-packages';
 
-const VERSION = 15;
+const VERSION = DEBIAN_POSTGRES_VERSION;
 const BIN = `/usr/lib/postgresql/${VERSION}/bin`;
 
 export interface DebianPostgres {
@@ -21,7 +21,7 @@ export interface DebianPostgres {
 }
 
 export async function startDebianPostgres(): Promise<DebianPostgres> {
-  ensureDebianPackages([{ binary: `${BIN}/postgres`, packages: [`postgresql-${VERSION}`] }], () => {});
+  ensureDebianPackages(BACKUP_TEST_TOOLS, () => {});
   // PostgreSQL refuses to run as root: as root the cluster belongs to the postgres system user.
   const runAs = process.getuid?.() === 0 ? ensurePostgresUser() : undefined;
   const ids = runAs ? { uid: runAs.uid, gid: runAs.gid } : {};
