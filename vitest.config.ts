@@ -14,6 +14,7 @@ const FAULT_TESTS = [
   'server/src/core/jobs/outbox.test.ts',
   'worker/src/video-reliability.test.ts',
   'worker/src/jobs-under-faults.test.ts',
+  'worker/src/redis-sentinel.test.ts',
 ];
 
 // Service tiers: real PostgreSQL and Redis (scripts/test/stack-setup.ts), each test file on a

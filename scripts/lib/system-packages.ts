@@ -63,3 +63,6 @@ export const BACKUP_TEST_TOOLS = [
     packages: [`postgresql-${DEBIAN_POSTGRES_VERSION}`],
   },
 ];
+
+/** The Sentinel failover test (worker/src/redis-sentinel.test.ts): three sentinels beside redis-server. */
+export const SENTINEL_TOOLS = [{ binary: '/usr/bin/redis-sentinel', packages: ['redis-sentinel'] }];

@@ -11,18 +11,28 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * minute each, mostly waiting) started last and ended the phase alone.
  */
 const KNOWN_SECONDS: Record<string, number> = {
-  'worker:worker/src/handlers/video-jobs.test.ts': 61,
-  'worker:worker/src/handlers/demo-chat-reply.test.ts': 56,
-  'server:deploy/production-bundle.test.ts': 45,
+  'server:server/src/http/authorization.test.ts': 60,
+  'worker:worker/src/handlers/demo-chat-reply.test.ts': 59,
+  'server:server/src/features/matches/matches-load.test.ts': 57,
+  'server:server/src/http/rate-limits.test.ts': 47,
+  'worker:worker/src/handlers/video-jobs.test.ts': 41,
+  'server:deploy/production-bundle.test.ts': 40,
   'faults:worker/src/video-reliability.test.ts': 41,
   'faults:worker/src/jobs-under-faults.test.ts': 36,
+  'server:server/src/features/matches/matches.test.ts': 35,
   'faults:server/src/realtime/postgres-restart.test.ts': 29,
-  'server:server/src/features/matches/matches-load.test.ts': 25,
-  'server:server/src/features/matches/matches.test.ts': 25,
-  'server:server/src/http/rate-limits.test.ts': 23,
-  'server:server/src/http/authorization.test.ts': 23,
-  'worker:worker/src/videos/http-provider.test.ts': 20,
-  'server:deploy/deploy-files.test.ts': 19,
+  'server:deploy/deploy-files.test.ts': 26,
+  'server:server/src/core/media/ffmpeg.test.ts': 25,
+  'faults:worker/src/redis-sentinel.test.ts': 25,
+  'server:server/src/features/chat/chat.test.ts': 23,
+  'worker:worker/src/handlers/video-metadata.test.ts': 23,
+  'server:server/src/features/auth/auth.test.ts': 17,
+  'worker:worker/src/videos/http-provider.test.ts': 17,
+  'server:server/src/features/moderation/moderation.test.ts': 15,
+  'server:server/src/features/passkeys/passkeys.test.ts': 12,
+  'server:server/src/features/bluesky/bluesky.test.ts': 11,
+  'server:server/src/listen-address.test.ts': 11,
+  'worker:worker/src/pgbouncer.test.ts': 11,
 };
 
 export default class SlowestFirst extends BaseSequencer {

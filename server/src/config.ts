@@ -8,6 +8,7 @@ import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from './core/logger';
 import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
 import { loadMediaSettings, MediaEnvSchema } from './core/media';
 import { loadMetricsConfig } from './core/metrics/metrics-server';
+import { loadRedisSettings } from './core/redis/redis-settings';
 import { parseSettings } from './core/settings';
 import { loadSpotifyConfig } from './core/spotify/spotify-config';
 
@@ -180,6 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     allowDevLogin: devLoginOn(e),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    // REDIS_URL, or the primary the sentinels name (REDIS_SENTINELS; core/redis/redis-settings.ts).
+    redis: loadRedisSettings(env),
     tokenTtlMs: e.TOKEN_TTL_DAYS * 24 * 3600 * 1000,
     tokenRotateAfterMs: e.TOKEN_ROTATE_AFTER_SECONDS * 1000,
     tokenRotationGraceMs: e.TOKEN_ROTATION_GRACE_SECONDS * 1000,

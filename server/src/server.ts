@@ -1,5 +1,4 @@
 import http from 'node:http';
-import { Redis } from 'ioredis';
 import { createApp } from './app';
 import type { AppDeps } from './app-deps';
 import { type AppConfig, exposedDevLoginWarning } from './config';
@@ -17,6 +16,7 @@ import { serveMetrics } from './core/metrics/metrics-server';
 import { createEmitter } from './core/realtime/emitter';
 import { Publisher } from './core/realtime/publisher';
 import { watchRedis } from './core/realtime/watch-redis';
+import { connectRedis, replicated } from './core/redis/redis-settings';
 import { Reauthentication } from './features/auth/reauth';
 import { type Clock, realTimer, SessionService, type SetTimer } from './features/auth/session.service';
 import { ChatService } from './features/chat/chat.service';
@@ -52,14 +52,14 @@ export async function startServer(
   // Fails the start with a clear message when the directory is someone else's (a shared /tmp).
   await preparePrivateDir(config.uploadTempDir);
   const orm = await initOrm(config.databaseUrl);
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+  const redis = connectRedis(config.redis, { maxRetriesPerRequest: 3, lazyConnect: false });
   // Redis away (a restart, a failover): commands fail and ioredis reconnects; log it, never crash.
   watchRedis(redis, 'redis', logger);
   const emitter = createEmitter(redis);
   const publisher = new Publisher(emitter);
   const badges = new BadgePusher({ orm, publisher, logger });
   const limits = new RateLimits(redis, { scale: config.rateLimitScale, chatSendLimit: config.chatSendLimit });
-  const jobs = new JobQueue(redis);
+  const jobs = new JobQueue(redis, { confirmOnReplica: replicated(config.redis) });
   // Sockets are counted once the realtime server exists (below); until then there are none.
   let sockets = () => 0;
   const metrics = createServerMetrics(orm, redis, () => sockets(), { served: config.metrics.port !== undefined });

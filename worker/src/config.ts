@@ -3,6 +3,7 @@ import { ImageProxyEnvSchema, loadImageProxyConfig } from '@server/core/artwork/
 import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from '@server/core/logger';
 import { loadMediaSettings, MediaEnvSchema } from '@server/core/media';
 import { loadMetricsConfig } from '@server/core/metrics/metrics-server';
+import { loadRedisSettings } from '@server/core/redis/redis-settings';
 import { REPORT_RETENTION_DAYS } from '@server/core/reports/retention';
 import { parseSettings } from '@server/core/settings';
 import { loadSpotifyConfig } from '@server/core/spotify/spotify-config';
@@ -82,6 +83,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
   return {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redis: loadRedisSettings(env),
     mediaDir: path.resolve(e.MEDIA_DIR),
     // The same settings in server and worker: both build the same store (core/media/media-config.ts).
     media: loadMediaSettings(env),

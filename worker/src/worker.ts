@@ -12,10 +12,11 @@ import { Effects } from '@server/core/realtime/effects';
 import { createEmitter } from '@server/core/realtime/emitter';
 import { Publisher } from '@server/core/realtime/publisher';
 import { watchRedis } from '@server/core/realtime/watch-redis';
+import { connectRedis } from '@server/core/redis/redis-settings';
 import { queueDemoIntros } from '@server/core/videos/demo-intros';
 import { JobError, type JobKey, type JobState, jobStatusEvent, jobs, QUEUES, WORKER_HEARTBEAT } from '@shared/index';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { WorkerConfig } from './config';
 import { assertHandlersCoverJobs, handlers, jobKeyByName } from './handlers';
 import type { JobHandler } from './handlers/handler';
@@ -46,7 +47,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const id = `${process.pid}-${randomUUID().slice(0, 8)}`;
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
   // BullMQ workers block on Redis; they need unlimited retries per request.
-  const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  const connection = connectRedis(config.redis, { maxRetriesPerRequest: null });
   watchRedis(connection, 'redis', logger);
   const publisher = new Publisher(createEmitter(connection));
   const followUps = new JobQueue(connection);

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import { JobQueue } from '../jobs/job-queue';
+import { connectRedis, type RedisSettings, redisAt } from '../redis/redis-settings';
 import { initOrm, migrate } from './orm';
 import { seedDemoData } from './seeders/demo-seed';
 import { sql } from './sql';
@@ -11,7 +11,8 @@ import { sql } from './sql';
  */
 export async function prepareDatabase(options: {
   databaseUrl: string;
-  redisUrl: string;
+  /** A plain URL, or the settings with sentinels (core/redis/redis-settings.ts). */
+  redisUrl: string | RedisSettings;
   seed: boolean;
   log: (line: string) => void;
 }): Promise<void> {
@@ -29,7 +30,9 @@ export async function prepareDatabase(options: {
     if (created.length > 0) options.log(`Seeded ${created.length} demo people`);
     const avatars = [...legacy.map((row) => row.id), ...created];
     if (avatars.length === 0) return;
-    const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
+    const redis = connectRedis(typeof options.redisUrl === 'string' ? redisAt(options.redisUrl) : options.redisUrl, {
+      maxRetriesPerRequest: 3,
+    });
     const queue = new JobQueue(redis);
     try {
       for (const userId of avatars) await queue.enqueue('avatarGenerate', { userId });

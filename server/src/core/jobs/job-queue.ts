@@ -6,7 +6,23 @@ import type { Redis } from 'ioredis';
 export class JobQueue {
   private readonly queues = new Map<string, Queue>();
 
-  constructor(private readonly connection: Redis) {}
+  constructor(
+    private readonly connection: Redis,
+    private readonly options: { confirmOnReplica?: boolean } = {},
+  ) {}
+
+  /**
+   * With Sentinel (docs/operations.md): resolves once every job queued so far on this connection is on
+   * a replica too, so a failover now loses none of them; rejects when a connected replica has not
+   * confirmed in time. A primary without replicas has nothing a failover could promote: it resolves.
+   */
+  async confirmOnReplica(timeoutMs = 1000): Promise<void> {
+    if (!this.options.confirmOnReplica) return;
+    if ((await this.connection.wait(1, timeoutMs)) >= 1) return;
+    const role = (await this.connection.role()) as unknown[];
+    const replicas = Array.isArray(role[2]) ? role[2].length : 0;
+    if (replicas > 0) throw new Error(`queued jobs not confirmed by a replica within ${timeoutMs} ms`);
+  }
 
   private queue(name: string): Queue {
     let queue = this.queues.get(name);

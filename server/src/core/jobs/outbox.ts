@@ -150,6 +150,8 @@ export class OutboxRelay {
           for (const row of rows) {
             await this.queue.enqueue(row.job_key, row.payload as never, { ...row.options, jobId: row.job_id });
           }
+          // The rows go only once Redis cannot lose the jobs to a failover (a second add is a no-op).
+          if (rows.length > 0) await this.queue.confirmOnReplica();
           if (rows.length > 0)
             await sql(tx, 'delete from job_outbox where id = any(?::bigint[])', [
               `{${rows.map((r) => r.id).join(',')}}`,
