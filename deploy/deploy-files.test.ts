@@ -215,7 +215,7 @@ describe('deployment files', () => {
     console.log(`deploy: images ${[...images, ...from].map((i) => i.replace(/@sha256:.*/, '')).join(', ')}`);
   });
 
-  it('Redis refuses clients without the password; the app and the health check have it', async () => {
+  it('Redis refuses clients without the password; the app, the health check and the sentinels have it', async () => {
     const redis = resolved.services.redis;
     const command: string[] = redis.command;
     expect(command[0]).toBe('redis-server');
@@ -257,6 +257,41 @@ describe('deployment files', () => {
       expect(health(redis.environment.REDISCLI_AUTH)).toBe(0);
       expect(health(undefined)).not.toBe(0);
       expect(health('wrong')).not.toBe(0);
+
+      // A sentinel as compose runs it (deploy/redis-sentinel.sh), pointed at this Redis: it logs in
+      // with the password and reads the primary's role, and the app's settings name its sentinels.
+      const sentinelPort = await freePort();
+      const sentinelService = resolved.services['sentinel-1'];
+      const sentinel = spawn('sh', [file('deploy/redis-sentinel.sh')], {
+        env: {
+          PATH: process.env.PATH,
+          ...sentinelService.environment,
+          REDIS_PRIMARY_HOST: '127.0.0.1',
+          REDIS_PRIMARY_PORT: String(port),
+          SENTINEL_PORT: String(sentinelPort),
+          SENTINEL_CONF: path.join(dir, 'sentinel.conf'),
+        },
+        stdio: 'ignore',
+      });
+      started.push(sentinel);
+      const asker = new Redis(sentinelPort, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1 });
+      asker.on('error', () => undefined);
+      try {
+        const seen = await until(async () => {
+          const fields = (await asker.call('SENTINEL', 'master', 'podmatch').catch(() => null)) as string[] | null;
+          const info = fields ? Object.fromEntries(fields.flatMap((v, i) => (i % 2 ? [] : [[v, fields[i + 1]]]))) : {};
+          // Logged in: connected (a wrong password shows `disconnected`) and its INFO read (0: never).
+          return info.flags === 'master' && Number(info['info-refresh']) > 0 ? info : null;
+        }, 'the sentinel to log in to the primary');
+        expect(seen.port).toBe(String(port));
+      } finally {
+        asker.disconnect();
+        await stop(sentinel);
+      }
+      for (const [name, service] of appServices()) {
+        expect(service.environment.REDIS_SENTINELS, name).toBe('sentinel-1:26379,sentinel-2:26379,sentinel-3:26379');
+      }
+      expect(Object.keys(resolved.services).filter((n) => n.startsWith('sentinel-'))).toHaveLength(3);
     } finally {
       app.disconnect();
       stranger.disconnect();
