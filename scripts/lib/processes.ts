@@ -30,7 +30,6 @@ const ENTRIES = {
   'spotify-stand-in': 'scripts/spotify-stand-in.ts',
   'bluesky-stand-in': 'scripts/bluesky-stand-in.ts',
   'smtp-stand-in': 'scripts/smtp-stand-in.ts',
-  'local-proxy': 'scripts/local-proxy.ts',
 } as const;
 
 /**

@@ -128,7 +128,7 @@ const EnvSchema = ImageProxyEnvSchema.extend({
 export type AppConfig = ReturnType<typeof loadConfig>;
 
 /**
- * Where a server (or the local proxy of `npm start`) listens when HOST is unset: every interface in
+ * Where a server (or HAProxy in `npm start`'s multi-instance mode) listens when HOST is unset: every interface in
  * production, this machine only otherwise, since development and test mode turn dev login on and
  * anyone who could reach the port could then sign in as anyone.
  */
@@ -139,7 +139,7 @@ export function defaultHost(nodeEnv: string | undefined): string {
 const devLoginOn = (e: { NODE_ENV: string; ALLOW_DEV_LOGIN?: boolean | undefined }) =>
   e.ALLOW_DEV_LOGIN ?? (e.NODE_ENV === 'development' || e.NODE_ENV === 'test');
 
-/** HOST and whether dev login is on, for the launcher's local proxy (scripts/start.ts). */
+/** HOST and whether dev login is on, for the launcher's HAProxy (scripts/start.ts). */
 export function loadListenSettings(env: NodeJS.ProcessEnv): { host: string; allowDevLogin: boolean } {
   const e = parseSettings(EnvSchema.pick({ NODE_ENV: true, HOST: true, ALLOW_DEV_LOGIN: true }), env);
   return { host: e.HOST ?? defaultHost(e.NODE_ENV), allowDevLogin: devLoginOn(e) };

@@ -1,11 +1,11 @@
-// Where the server and the local proxy of `npm start` listen (docs/operations.md, "Listen address"):
+// Where the server and the load balancer (HAProxy) of `npm start` listen (docs/operations.md, "Listen address"):
 // outside production dev login is on, so by default only this machine may reach them. The attack: a
 // request for dev login sent to one of this machine's other addresses, as another machine on the
 // network would send it.
 import net from 'node:net';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LocalProxy, startLocalProxy } from '../../scripts/lib/local-proxy';
+import { type LoadBalancer, startLoadBalancer } from '../../scripts/lib/load-balancer';
 import { loadConfig } from './config';
 import type { Logger } from './core/logger';
 import { type RunningServer, startServer } from './server';
@@ -50,7 +50,7 @@ const devLogin = (host: string, port: number) =>
 
 describe('listen address', () => {
   let running: RunningServer | undefined;
-  let proxy: LocalProxy | undefined;
+  let proxy: LoadBalancer | undefined;
   afterEach(async () => {
     await running?.close();
     await proxy?.close();
@@ -102,8 +102,8 @@ describe('listen address', () => {
     expect(local.logger.warnings).toEqual([]);
   });
 
-  it('the local proxy of multi-instance mode listens on this machine only unless it is told where', async () => {
-    proxy = await startLocalProxy({ port: 0, targets: [9], log: () => undefined });
+  it('HAProxy in multi-instance mode listens on this machine only unless it is told where', async () => {
+    proxy = await startLoadBalancer({ port: 0, targets: [9], log: () => undefined });
     expect(await reachable('127.0.0.1', proxy.port)).toBe(true);
     if (outsideAddress) expect(await reachable(outsideAddress, proxy.port)).toBe(false);
   });

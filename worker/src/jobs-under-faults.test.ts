@@ -1,5 +1,5 @@
 // Queued jobs under faults (docs/operations.md, "Faults"), with real processes: worker processes
-// (and, for the full stop, server processes behind the local proxy) on a Redis of this test's own
+// (and, for the full stop, server processes behind HAProxy) on a Redis of this test's own
 // that keeps its data in an append-only file, as production Redis for BullMQ must. Jobs come from
 // the app's own flows: a new account's portrait (staged in the job outbox with the account) and
 // generated video intros. (a) Redis crashes while jobs are queued and running, and accounts are
@@ -24,7 +24,7 @@ import { type Message, QUEUES } from '@shared/index';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalProxy, startLocalProxy } from '../../scripts/lib/local-proxy';
+import { type LoadBalancer, startLoadBalancer } from '../../scripts/lib/load-balancer';
 
 describe('queued jobs under faults', () => {
   let tmp: string;
@@ -223,7 +223,7 @@ describe('queued jobs under faults', () => {
     const ports = [await freePort(), await freePort()];
     const servers = await Promise.all(ports.map(startServer));
     const workers = [await startWorker(), await startWorker()];
-    const proxy: LocalProxy = await startLocalProxy({
+    const proxy: LoadBalancer = await startLoadBalancer({
       port: 0,
       host: '127.0.0.1',
       targets: ports,

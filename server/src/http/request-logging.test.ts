@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalProxy } from '../../../scripts/lib/local-proxy';
+import { startLoadBalancer } from '../../../scripts/lib/load-balancer';
 import { type AppConfig, loadConfig } from '../config';
 import { createLogger, INSTANCE, type Logger, logFormatFor } from '../core/logger';
 import { startServer } from '../server';
@@ -142,11 +142,11 @@ describe('logs of a server in production mode', () => {
   });
 });
 
-describe('request ids behind the local proxy (npm start with SERVER_INSTANCES)', () => {
+describe('request ids behind HAProxy (deploy/haproxy.cfg, as npm start with SERVER_INSTANCES runs it)', () => {
   it('makes a fresh id for each request, as HAProxy does: a client’s never reaches a server that trusts the proxy', async () => {
     const server = await startTestServer({ TRUST_PROXY: 'loopback' });
     const port = Number(new URL(server.url).port);
-    const proxy = await startLocalProxy({ port: 0, targets: [port], log: () => {} });
+    const proxy = await startLoadBalancer({ port: 0, targets: [port], log: () => {} });
     try {
       const chosen = { 'X-Request-Id': 'chosen-by-the-client' };
       // Directly, from loopback (a trusted proxy's address), the server takes it...

@@ -1,5 +1,5 @@
 // A server instance killed with SIGKILL under chat load (docs/operations.md, "Faults"): two real
-// server processes behind the local proxy (scripts/lib/local-proxy.ts), the receivers' sockets on the
+// server processes behind HAProxy (scripts/lib/load-balancer.ts, deploy/haproxy.cfg), the receivers' sockets on the
 // instance that dies. Their clients reconnect through the proxy to the other instance and catch up by
 // seq; senders retry refused sends with the same clientId. Nothing acknowledged is lost, nothing is
 // stored or shown twice.
@@ -9,7 +9,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Message } from '@shared/index';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INSTANCE_COOKIE, type LocalProxy, startLocalProxy } from '../../../scripts/lib/local-proxy';
+import { INSTANCE_COOKIE, type LoadBalancer, startLoadBalancer } from '../../../scripts/lib/load-balancer';
 import { initOrm } from '../core/db/orm';
 import { sql } from '../core/db/sql';
 import { startServerProcess } from '../test/app-process';
@@ -24,7 +24,7 @@ const KILL_AFTER = 10;
 
 describe('a server instance killed under chat load', () => {
   const servers: ChildProcess[] = [];
-  let proxy: LocalProxy;
+  let proxy: LoadBalancer;
   let client: TestClient;
   let orm: MikroORM;
   const db = () => orm.em.fork();
@@ -32,7 +32,7 @@ describe('a server instance killed under chat load', () => {
   beforeAll(async () => {
     const ports = [await freePort(), await freePort()];
     servers.push(...(await Promise.all(ports.map((port) => startServerProcess(port)))));
-    proxy = await startLocalProxy({ port: 0, host: '127.0.0.1', targets: ports, log: () => undefined });
+    proxy = await startLoadBalancer({ port: 0, host: '127.0.0.1', targets: ports, log: () => undefined });
     client = new TestClient(`http://127.0.0.1:${proxy.port}`);
     orm = await initOrm(testDatabaseUrl());
   });
@@ -161,7 +161,7 @@ describe('a server instance killed under chat load', () => {
     expect(delivered).toBe(sent);
     expect(stored).toBe(sent);
     expect(receivers.every((r) => r.counts().reconnects > 0 && r.socket.connected)).toBe(true);
-    expect(proxy.up()).toEqual([1]);
+    expect(await proxy.up()).toEqual([1]);
     for (const r of receivers) r.socket.disconnect();
   });
 

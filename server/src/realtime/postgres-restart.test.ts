@@ -1,5 +1,5 @@
 // PostgreSQL crashed and started again under chat load (docs/operations.md, "Faults"): two real
-// server processes behind the local proxy, on a PostgreSQL and a Redis of this test's own. The
+// server processes behind HAProxy (deploy/haproxy.cfg), on a PostgreSQL and a Redis of this test's own. The
 // database goes down with an immediate shutdown (no checkpoint: crash recovery on the next start).
 // Meanwhile sends are answered 503 and retried with the same clientId (what the app's outbox does).
 // Nothing is acknowledged without a commit, nothing is stored or shown twice, the service is back
@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Message } from '@shared/index';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalProxy, startLocalProxy } from '../../../scripts/lib/local-proxy';
+import { type LoadBalancer, startLoadBalancer } from '../../../scripts/lib/load-balancer';
 import { startPostgres } from '../../../scripts/lib/local-stack';
 import { initOrm } from '../core/db/orm';
 import { prepareDatabase } from '../core/db/prepare-database';
@@ -35,7 +35,7 @@ describe('PostgreSQL restarted under chat load', () => {
   let databaseUrl: string;
   let redis: ChildProcess | undefined;
   const servers: ChildProcess[] = [];
-  let proxy: LocalProxy;
+  let proxy: LoadBalancer;
   let client: TestClient;
 
   const startDatabase = () =>
@@ -54,7 +54,7 @@ describe('PostgreSQL restarted under chat load', () => {
     // Retries during the outage count as sends; this test is about the database, not the allowance.
     const env = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, CHAT_SEND_LIMIT: '1000' };
     servers.push(...(await Promise.all(ports.map((port) => startServerProcess(port, env)))));
-    proxy = await startLocalProxy({ port: 0, host: '127.0.0.1', targets: ports, log: () => undefined });
+    proxy = await startLoadBalancer({ port: 0, host: '127.0.0.1', targets: ports, log: () => undefined });
     client = new TestClient(`http://127.0.0.1:${proxy.port}`);
   }, 120_000);
 
