@@ -11,6 +11,7 @@ const FAULT_TESTS = [
   'server/src/realtime/failover.test.ts',
   'server/src/realtime/redis-restart.test.ts',
   'server/src/realtime/postgres-restart.test.ts',
+  'server/src/realtime/rolling-restart.test.ts',
   'server/src/core/jobs/outbox.test.ts',
   'worker/src/video-reliability.test.ts',
   'worker/src/jobs-under-faults.test.ts',

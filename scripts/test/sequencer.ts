@@ -17,6 +17,7 @@ const KNOWN_SECONDS: Record<string, number> = {
   'server:server/src/http/rate-limits.test.ts': 47,
   'worker:worker/src/handlers/video-jobs.test.ts': 41,
   'server:deploy/production-bundle.test.ts': 40,
+  'faults:server/src/realtime/rolling-restart.test.ts': 77,
   'faults:worker/src/video-reliability.test.ts': 41,
   'faults:worker/src/jobs-under-faults.test.ts': 36,
   'server:server/src/features/matches/matches.test.ts': 35,
