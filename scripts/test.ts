@@ -21,7 +21,7 @@ import {
 import { type PgBouncer, startPgBouncer } from './lib/pgbouncer';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
 import {
-  BACKUP_TEST_TOOLS,
+  DEBIAN_POSTGRES_TOOLS,
   DEPLOY_CHECK_TOOLS,
   ensureDebianPackages,
   SENTINEL_TOOLS,
@@ -240,7 +240,7 @@ function ensureStack(): Promise<LocalStack> {
 // also checks the deployment files (deploy/deploy-files.test.ts) and round-trips a backup
 // (deploy/backup.test.ts). Installed once here, not by test files side by side.
 async function serviceEnv(): Promise<NodeJS.ProcessEnv> {
-  ensureDebianPackages([...VIDEO_TOOLS, ...DEPLOY_CHECK_TOOLS, ...BACKUP_TEST_TOOLS, ...SENTINEL_TOOLS], log);
+  ensureDebianPackages([...VIDEO_TOOLS, ...DEPLOY_CHECK_TOOLS, ...DEBIAN_POSTGRES_TOOLS, ...SENTINEL_TOOLS], log);
   const s = await ensureStack();
   // The cluster; each vitest tier starts the Redis servers of its own (scripts/test/stack-setup.ts).
   return { ...process.env, PODMATCH_TEST_POSTGRES: s.postgresBaseUrl };

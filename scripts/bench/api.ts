@@ -1,26 +1,34 @@
+// API benchmark (docs/performance.md, docs/operations.md "Capacity and sizing"): a seeded population
+// driven by virtual users through the real HTTP API with a mix of feed reads, likes, passes, matches and
+// library edits, against a server process and a worker process as deployed. BENCH_CONCURRENCY may list
+// levels (`10,20,40,80`): the JSON result then carries the knee, the most likes per second with the
+// like's p95 <= BENCH_LIKE_P95_MS (100). Usage: npm run bench:api
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadConfig } from '@server/config';
 import { initOrm, migrate } from '@server/core/db/orm';
 import { ormConfig } from '@server/core/db/orm-config';
 import { mulberry32 } from '@server/core/db/seeders/demo-library';
 import { seedDemoData } from '@server/core/db/seeders/demo-seed';
-import { createLogger, type Logger } from '@server/core/logger';
-import { type RunningServer, startServer } from '@server/server';
-import { INTENTS, type Intent, QUEUES } from '@shared/index';
+import { INTENTS, type Intent, QUEUES, WORKER_HEARTBEAT } from '@shared/index';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { loadWorkerConfig } from '../../worker/src/config';
-import { type RunningWorker, startWorker } from '../../worker/src/worker';
+import pg from 'pg';
 import { benchAppEnv, benchServices } from '../lib/bench-services';
-import { type LocalStack, recreateDatabase } from '../lib/local-stack';
+import { freePort, type LocalStack, recreateDatabase, stopChild } from '../lib/local-stack';
 import { mapLimit } from '../lib/map-limit';
+import { waitForHealthy } from '../lib/processes';
 import { cleanUpOnSignals } from '../lib/shutdown';
 import { percentile } from './stats';
 
 const USERS = Number(process.env.BENCH_USERS ?? 200);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 80);
+/**
+ * Virtual users at once; a list (`10,20,40,80`) runs one measured period per level, on the same
+ * people, and reports the knee: the most likes per second with the like's p95 <= LIKE_P95_TARGET_MS.
+ */
+const CONCURRENCY_LEVELS = (process.env.BENCH_CONCURRENCY ?? '80').split(',').map((c) => Number(c.trim()));
+const LIKE_P95_TARGET_MS = Number(process.env.BENCH_LIKE_P95_MS ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const SEED = Number(process.env.BENCH_SEED ?? 1);
 /** Share of newcomers in the mix, in percent (taken from the feed reads); 0 = a fixed population. */
@@ -39,19 +47,15 @@ const log = (line: string) => console.log(`[bench] ${line}`);
 // ------------------------------------------------------------------ clean shutdown, also on Ctrl-C
 
 let stack: Promise<LocalStack> | undefined;
-let server: Promise<RunningServer> | undefined;
-let worker: Promise<RunningWorker | undefined> | undefined;
+/** The server and worker processes (as deployed: separate processes), stopped before the services. */
+const children: { name: string; child: ChildProcess }[] = [];
 let cleaned: Promise<void> | undefined;
 
-/** Stops what was started (or is still starting), in order: worker, server, then the services. */
+/** Stops what was started, in order: worker, server, then the services. */
 function cleanup(): Promise<void> {
   cleaned ??= (async () => {
-    const settle = async <T>(p: Promise<T> | undefined) => (p ? p.catch(() => undefined) : undefined);
-    const w = await settle(worker);
-    await w?.close().catch((error: Error) => log(`worker close: ${error.message}`));
-    const s = await settle(server);
-    await s?.close().catch((error: Error) => log(`server close: ${error.message}`));
-    const st = await settle(stack);
+    for (const { name, child } of [...children].reverse()) await stopChild(child, 'SIGTERM', name, log, 40_000);
+    const st = await stack?.catch(() => undefined);
     await st?.stop();
   })();
   return cleaned;
@@ -80,26 +84,36 @@ function shorten(message: string): string {
   return error > 0 ? `${flat.slice(0, 80)} … ${flat.slice(error + 3, error + 123)}` : `${flat.slice(0, 200)} …`;
 }
 
-/** Server and worker log lines at warn and above: the first few printed, all counted by message. */
-function countingLogger(name: string, counts: Map<string, number>): Logger {
-  const inner = createLogger(name, 'warn');
+/**
+ * A process's output (LOG_LEVEL=warn: only warnings and errors): the first few lines printed, all
+ * counted by message (time stamps, numbers and SQL literals out).
+ */
+function countLines(name: string, child: ChildProcess, counts: Map<string, number>): void {
   const MAX_PRINTED = 5;
   let printed = 0;
-  const record = (level: 'warn' | 'error', message: string, extra?: unknown) => {
-    const cause = extra instanceof Error ? ` (${extra.name})` : '';
-    const key = `${measuring ? 'run' : 'setup'}: ${level} [${name}] ${shorten(message)}${cause}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    if (printed++ >= MAX_PRINTED) return;
-    // Errors as one line (name and message without the statement's parameters), not a stack.
-    const detail = extra instanceof Error ? `${extra.name}: ${shorten(extra.message)}` : extra;
-    inner[level](message.length > 300 ? shorten(message) : message, detail);
-  };
-  return {
-    debug: () => {},
-    info: () => {},
-    warn: (m, e) => record('warn', m, e),
-    error: (m, e) => record('error', m, e),
-  };
+  for (const stream of [child.stdout, child.stderr]) {
+    let partial = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        const text = line.replace(/^\[[\d:.]+\]\s*/, '').trim();
+        if (!text) continue;
+        const key = `${measuring ? 'run' : 'setup'}: [${name}] ${shorten(text)}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        if (printed++ < MAX_PRINTED) console.log(`[${name}] ${text.length > 300 ? shorten(text) : text}`);
+      }
+    });
+  }
+}
+
+/** Starts `node --import tsx <entry>` with `env`, its output counted. */
+function startProcess(name: string, entry: string, env: NodeJS.ProcessEnv, counts: Map<string, number>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push({ name, child });
+  countLines(name, child, counts);
+  return child;
 }
 
 // ------------------------------------------------------------------ HTTP with figures
@@ -366,7 +380,7 @@ function takeFree(people: Person[]): Person {
   return person;
 }
 
-async function drive(people: Person[], catalog: number[]): Promise<number> {
+async function drive(people: Person[], catalog: number[], concurrency: number): Promise<number> {
   const started = performance.now();
   const deadline = started + SECONDS * 1000;
   measuring = true;
@@ -391,7 +405,7 @@ async function drive(people: Person[], catalog: number[]): Promise<number> {
     log(`${Math.round((now - started) / 1000)} s: ${n} requests answered, ${e} 5xx`);
   }, 10_000);
   try {
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, people.length) }, virtualUser));
+    await Promise.all(Array.from({ length: Math.min(concurrency, people.length) }, virtualUser));
   } finally {
     clearInterval(progress);
     measuring = false;
@@ -399,80 +413,29 @@ async function drive(people: Person[], catalog: number[]): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-// ------------------------------------------------------------------ main
-
-const logCounts = new Map<string, number>();
-let exitCode = 0;
-try {
-  const startedAt = performance.now();
-  stack = benchServices({ dataDir: DATA_DIR, database: 'postgres', persistRedis: false, log });
-  const services = await stack;
-  await shutdown.parkIfStopping();
-  const databaseUrl = await recreateDatabase(services.postgresBaseUrl, 'podmatch_bench_api');
-  const redisUrl = services.redisUrl;
-  const orm = await initOrm(databaseUrl);
+/** Whether the worker process's heartbeat shows up (it runs every queue) within a minute. */
+async function workerBeating(redisUrl: string, child: ChildProcess): Promise<boolean> {
+  const redis = new Redis(redisUrl);
   try {
-    await migrate(orm);
-    // The podcast catalog and the demo people, as on a fresh `npm start`.
-    await seedDemoData(orm.em.fork() as EntityManager);
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline && child.exitCode === null; ) {
+      const ids = await redis.zrangebyscore(WORKER_HEARTBEAT.queueKey(QUEUES.media), Date.now(), '+inf');
+      if (ids.some((id) => id.startsWith(`${child.pid}-`))) return true;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return false;
   } finally {
-    await orm.close();
+    redis.disconnect();
   }
-  await shutdown.parkIfStopping();
+}
 
-  const env = benchAppEnv(
-    { databaseUrl, redisUrl, mediaDir: path.join(DATA_DIR, 'media') },
-    {
-      // The whole load comes from one address (docs/security.md, rate limits).
-      RATE_LIMIT_SCALE: '1000',
-      // No scheduled full recompute during the run (its next run would also keep the queue busy).
-      MATCHES_RECOMPUTE_EVERY_MINUTES: process.env.MATCHES_RECOMPUTE_EVERY_MINUTES ?? '0',
-    },
-  );
-  const config = loadConfig(env);
-  server = startServer(config, countingLogger('server', logCounts));
-  baseUrl = (await server).url.replace('localhost', '127.0.0.1');
-  worker = startWorker(loadWorkerConfig(env), countingLogger('worker', logCounts)).catch((error: Error) => {
-    log(`worker not started (${error.message}): running without it, library edits' jobs stay queued`);
-    return undefined;
-  });
-  const withWorker = (await worker) !== undefined;
-  await shutdown.parkIfStopping();
-
-  const catalogRows = (await (
-    await server
-  ).deps.orm.em
-    .fork()
-    .getConnection()
-    .execute('select id from podcasts order by id', [], 'all')) as { id: number }[];
-  // Shuffled, so the popular (low-rank) end of the Zipf draw is not one category.
-  const catalog = catalogRows.map((r) => r.id);
-  for (let i = catalog.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [catalog[i], catalog[j]] = [catalog[j] as number, catalog[i] as number];
-  }
-  let phase = performance.now();
-  const people = await makePopulation(catalog);
-  log(`population made in ${((performance.now() - phase) / 1000).toFixed(1)} s`);
-  if (withWorker) {
-    phase = performance.now();
-    const drained = await drainQueues(redisUrl, 180_000);
-    await shutdown.parkIfStopping();
-    log(
-      drained
-        ? `worker queues drained in ${((performance.now() - phase) / 1000).toFixed(1)} s (candidates computed)`
-        : 'worker queues not drained after 180 s; going on',
-    );
-  }
-  await shutdown.parkIfStopping();
-
-  log(
-    `driving ${CONCURRENCY} concurrent virtual users over ${people.length} people for ${SECONDS} s ` +
-      `(database pool max ${POOL_MAX} per process; worker ${withWorker ? 'in-process' : 'not running'})`,
-  );
-  const seconds = await drive(people, catalog);
-  await shutdown.parkIfStopping();
-
+/** Prints the measured period's table and answers its figures (the JSON result's fields). */
+function report(
+  seconds: number,
+  concurrency: number,
+  population: number,
+  withWorker: boolean,
+  startedAt: number,
+): Record<string, unknown> {
   const ops: Record<string, unknown> = {};
   let requests = 0;
   let errors = 0;
@@ -513,20 +476,138 @@ try {
     console.log('server/worker log lines at warn or above, by phase (setup or measured run) and message:');
     for (const [key, n] of logLines.slice(0, 10)) console.log(`  ${String(n).padStart(6)}  ${key}`);
   }
+  return {
+    users: USERS,
+    newcomers: population - USERS,
+    concurrency,
+    pool_max: POOL_MAX,
+    seconds: round(seconds),
+    worker: withWorker,
+    requests,
+    rps: round(requests / seconds),
+    errors,
+    errors_5xx: serverErrors,
+    log_warn_error_lines: logLines.reduce((s, [, n]) => s + n, 0),
+    ops,
+  };
+}
+
+// ------------------------------------------------------------------ main
+
+const logCounts = new Map<string, number>();
+let exitCode = 0;
+try {
+  const startedAt = performance.now();
+  stack = benchServices({ dataDir: DATA_DIR, database: 'postgres', persistRedis: false, log });
+  const services = await stack;
+  await shutdown.parkIfStopping();
+  const databaseUrl = await recreateDatabase(services.postgresBaseUrl, 'podmatch_bench_api');
+  const redisUrl = services.redisUrl;
+  const orm = await initOrm(databaseUrl);
+  try {
+    await migrate(orm);
+    // The podcast catalog and the demo people, as on a fresh `npm start`.
+    await seedDemoData(orm.em.fork() as EntityManager);
+  } finally {
+    await orm.close();
+  }
+  await shutdown.parkIfStopping();
+
+  const env = benchAppEnv(
+    { databaseUrl, redisUrl, mediaDir: path.join(DATA_DIR, 'media') },
+    {
+      // The whole load comes from one address (docs/security.md, rate limits).
+      RATE_LIMIT_SCALE: '1000',
+      // No scheduled full recompute during the run (its next run would also keep the queue busy).
+      MATCHES_RECOMPUTE_EVERY_MINUTES: process.env.MATCHES_RECOMPUTE_EVERY_MINUTES ?? '0',
+    },
+  );
+  const port = await freePort();
+  const serverProcess = startProcess('server', 'server/src/main.ts', { ...env, PORT: String(port) }, logCounts);
+  baseUrl = `http://127.0.0.1:${port}`;
+  const workerProcess = startProcess('worker', 'worker/src/main.ts', env, logCounts);
+  const withWorker = await workerBeating(redisUrl, workerProcess);
+  // Healthy: the database and Redis answer, and the worker's heartbeat is seen.
+  if (withWorker) await waitForHealthy(baseUrl, serverProcess, 120_000);
+  if (!withWorker) log("worker not started: running without it, library edits' jobs stay queued");
+  await shutdown.parkIfStopping();
+
+  const reader = new pg.Client({ connectionString: databaseUrl });
+  await reader.connect();
+  const catalogRows = (await reader.query<{ id: number }>('select id from podcasts order by id')).rows;
+  await reader.end();
+  // Shuffled, so the popular (low-rank) end of the Zipf draw is not one category.
+  const catalog = catalogRows.map((r) => r.id);
+  for (let i = catalog.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [catalog[i], catalog[j]] = [catalog[j] as number, catalog[i] as number];
+  }
+  let phase = performance.now();
+  const people = await makePopulation(catalog);
+  log(`population made in ${((performance.now() - phase) / 1000).toFixed(1)} s`);
+  if (withWorker) {
+    phase = performance.now();
+    const drained = await drainQueues(redisUrl, 180_000);
+    await shutdown.parkIfStopping();
+    log(
+      drained
+        ? `worker queues drained in ${((performance.now() - phase) / 1000).toFixed(1)} s (candidates computed)`
+        : 'worker queues not drained after 180 s; going on',
+    );
+  }
+  await shutdown.parkIfStopping();
+
+  const levels: {
+    concurrency: number;
+    likes_per_second: number;
+    like_p95_ms: number;
+    rps: number;
+    errors_5xx: number;
+  }[] = [];
+  let last: Record<string, unknown> = {};
+  let serverErrors = 0;
+  for (const concurrency of CONCURRENCY_LEVELS) {
+    for (const s of figures.values()) Object.assign(s, { ms: [], statuses: new Map(), errors: 0, serverErrors: 0 });
+    log(
+      `driving ${concurrency} concurrent virtual users over ${people.length} people for ${SECONDS} s ` +
+        `(database pool max ${POOL_MAX} per process; server and worker ${withWorker ? 'processes' : 'process, no worker'})`,
+    );
+    const seconds = await drive(people, catalog, concurrency);
+    await shutdown.parkIfStopping();
+    last = report(seconds, concurrency, people.length, withWorker, startedAt);
+    const like = (last.ops as Record<string, { rps: number; p95_ms: number }>).like;
+    serverErrors += last.errors_5xx as number;
+    levels.push({
+      concurrency,
+      likes_per_second: like?.rps ?? 0,
+      like_p95_ms: like?.p95_ms ?? Number.NaN,
+      rps: last.rps as number,
+      errors_5xx: last.errors_5xx as number,
+    });
+  }
+  // The knee: the most likes per second among the levels whose like p95 met the target.
+  const met = levels.filter((l) => l.like_p95_ms <= LIKE_P95_TARGET_MS && l.errors_5xx === 0);
+  const knee = met.sort((x, y) => y.likes_per_second - x.likes_per_second)[0];
+  if (levels.length > 1) {
+    console.log('');
+    console.log(`concurrency  likes/s  like p95 ms  req/s  (target: like p95 <= ${LIKE_P95_TARGET_MS} ms)`);
+    for (const l of levels) {
+      console.log(
+        `${String(l.concurrency).padStart(11)}  ${l.likes_per_second.toFixed(1).padStart(7)}  ` +
+          `${l.like_p95_ms.toFixed(1).padStart(11)}  ${l.rps.toFixed(1).padStart(5)}`,
+      );
+    }
+  }
   console.log(
     JSON.stringify({
-      users: USERS,
-      newcomers: people.length - USERS,
-      concurrency: CONCURRENCY,
-      pool_max: POOL_MAX,
-      seconds: round(seconds),
-      worker: withWorker,
-      requests,
-      rps: round(requests / seconds),
-      errors,
-      errors_5xx: serverErrors,
-      log_warn_error_lines: logLines.reduce((s, [, n]) => s + n, 0),
-      ops,
+      ...last,
+      likes_knee: {
+        likes_per_second: knee?.likes_per_second ?? 0,
+        concurrency: knee?.concurrency ?? null,
+        like_p95_ms: knee?.like_p95_ms ?? null,
+        target_p95_ms: LIKE_P95_TARGET_MS,
+      },
+      levels,
     }),
   );
   exitCode = serverErrors > 0 ? 1 : 0;

@@ -57,7 +57,7 @@ export const DEPLOY_CHECK_TOOLS = [
  * pg_restore match it (the embedded cluster is newer than any pg_dump Debian 12 has).
  */
 export const DEBIAN_POSTGRES_VERSION = 15;
-export const BACKUP_TEST_TOOLS = [
+export const DEBIAN_POSTGRES_TOOLS = [
   {
     binary: `/usr/lib/postgresql/${DEBIAN_POSTGRES_VERSION}/bin/postgres`,
     packages: [`postgresql-${DEBIAN_POSTGRES_VERSION}`],

@@ -57,9 +57,26 @@ export const SMOKE_RUNS: readonly SmokeRun[] = [
     figures: ['precision_at_10', 'idf_cosine', 'jaccard', 'agreement_with_full', 'populations.0.feeds_read'],
   },
   {
+    // One probe each of the relay, one instance and PostgreSQL's insert ceiling (two instances is the
+    // same code path as bench:chat's own run above).
+    script: 'bench:capacity',
+    env: {
+      CAPACITY_TARGETS: 'relay,one,postgres',
+      CAPACITY_START_RATE: '10',
+      CAPACITY_MAX_RATE: '10',
+      CAPACITY_STEPS: '0',
+      CAPACITY_SECONDS: '2',
+      CAPACITY_CLIENTS: '20',
+      CAPACITY_P99_MS: '60000',
+      CAPACITY_PG_SECONDS: '2',
+      CAPACITY_PG_MATCHES: '100',
+    },
+    figures: ['relay.knee_rate', 'one_instance.knee_rate', 'postgres.inserts_per_second'],
+  },
+  {
     script: 'bench:api',
     env: { BENCH_USERS: '20', BENCH_CONCURRENCY: '10', BENCH_SECONDS: '3', BENCH_SIGNUP_PERCENT: '5' },
-    figures: ['requests', 'rps', 'ops.feed.p95_ms', 'ops.like.count'],
+    figures: ['requests', 'rps', 'ops.feed.p95_ms', 'ops.like.count', 'likes_knee.likes_per_second'],
   },
   {
     script: 'bench:feed',

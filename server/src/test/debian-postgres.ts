@@ -8,7 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ensurePostgresUser, freePort, postgresArgs, stopChild, waitForOutput } from '../../../scripts/lib/local-stack';
-import { BACKUP_TEST_TOOLS, DEBIAN_POSTGRES_VERSION, ensureDebianPackages } from '../../../scripts/lib/system-packages';
+import {
+  DEBIAN_POSTGRES_TOOLS,
+  DEBIAN_POSTGRES_VERSION,
+  ensureDebianPackages,
+} from '../../../scripts/lib/system-packages';
 
 const VERSION = DEBIAN_POSTGRES_VERSION;
 const BIN = `/usr/lib/postgresql/${VERSION}/bin`;
@@ -21,7 +25,7 @@ export interface DebianPostgres {
 }
 
 export async function startDebianPostgres(): Promise<DebianPostgres> {
-  ensureDebianPackages(BACKUP_TEST_TOOLS, () => {});
+  ensureDebianPackages(DEBIAN_POSTGRES_TOOLS, () => {});
   // PostgreSQL refuses to run as root: as root the cluster belongs to the postgres system user.
   const runAs = process.getuid?.() === 0 ? ensurePostgresUser() : undefined;
   const ids = runAs ? { uid: runAs.uid, gid: runAs.gid } : {};
