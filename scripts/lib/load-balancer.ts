@@ -92,34 +92,32 @@ export async function startLoadBalancer({
   child.stderr?.on('data', (chunk: string) => {
     errors = (errors + chunk).slice(-4000);
   });
-  if (pidFile && child.pid) {
-    fs.mkdirSync(path.dirname(pidFile), { recursive: true });
-    fs.writeFileSync(pidFile, String(child.pid));
-  }
   const cleanUp = () => {
     fs.rmSync(dir, { recursive: true, force: true });
     if (pidFile) fs.rmSync(pidFile, { force: true });
   };
-  // Ready once the admin socket answers.
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      cleanUp();
-      throw new Error(`HAProxy exited while starting:\n${errors}`);
+  try {
+    if (pidFile && child.pid) {
+      fs.mkdirSync(path.dirname(pidFile), { recursive: true });
+      fs.writeFileSync(pidFile, String(child.pid));
     }
-    if (
-      await ask(socket, 'show info').then(
+    // Ready once the admin socket answers.
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`HAProxy exited while starting:\n${errors}`);
+      const answered = await ask(socket, 'show info').then(
         (reply) => reply.includes('Name: HAProxy'),
         () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      cleanUp();
-      throw new Error(`HAProxy did not start:\n${errors}`);
+      );
+      if (answered) break;
+      if (Date.now() > deadline) throw new Error(`HAProxy did not start:\n${errors}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  } catch (error) {
+    // Never left running when the start fails.
+    child.kill('SIGKILL');
+    cleanUp();
+    throw error;
   }
   log(`HAProxy (deploy/haproxy.cfg) on ${host}:${listenPort} in front of ${targets.length} instances`);
   return {

@@ -74,17 +74,19 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBounc
     ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (options.pidFile && child.pid) {
-    fs.mkdirSync(path.dirname(options.pidFile), { recursive: true });
-    fs.writeFileSync(options.pidFile, String(child.pid));
-  }
   const cleanUp = () => {
     fs.rmSync(dir, { recursive: true, force: true });
     if (options.pidFile) fs.rmSync(options.pidFile, { force: true });
   };
   try {
+    if (options.pidFile && child.pid) {
+      fs.mkdirSync(path.dirname(options.pidFile), { recursive: true });
+      fs.writeFileSync(options.pidFile, String(child.pid));
+    }
     await waitForOutput(child, /process up/, 'PgBouncer', 20_000);
   } catch (error) {
+    // Never left running when the start fails.
+    child.kill('SIGKILL');
     cleanUp();
     throw error;
   }
