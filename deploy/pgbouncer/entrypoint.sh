@@ -6,7 +6,9 @@ set -eu
 : "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD}"
 dir=${PGBOUNCER_RUN_DIR:-/etc/pgbouncer/run}
 umask 077
-printf '"%s" "%s"\n' "${POSTGRES_USER:-podmatch}" "$POSTGRES_PASSWORD" > "$dir/userlist.txt"
+# A double quote inside a quoted field is written twice (PgBouncer's auth_file format).
+quoted() { printf '"%s"' "$(printf '%s' "$1" | sed 's/"/""/g')"; }
+printf '%s %s\n' "$(quoted "${POSTGRES_USER:-podmatch}")" "$(quoted "$POSTGRES_PASSWORD")" > "$dir/userlist.txt"
 cat > "$dir/pgbouncer.ini" <<INI
 [databases]
 * = host=${POSTGRES_HOST:-postgres} port=${POSTGRES_PORT:-5432}

@@ -166,7 +166,7 @@ describe('Redis Sentinel: the primary killed under chat and job load', () => {
           // Accounts made while the sentinels are switching.
           during = signUps(10);
           // The orchestrator brings the dead node back; it rejoins as a replica.
-          setTimeout(() => void group.restart(killed), 4000);
+          setTimeout(() => group.restart(killed).catch(() => undefined), 4000);
         }
         const clientId = randomUUID();
         for (let tries = 0; ; tries++) {

@@ -165,11 +165,15 @@ describe('rolling restart of every server and worker under load', () => {
       }
     });
 
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    for (const i of [0, 1]) await restartServer(i);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    running = false;
-    await Promise.all(load);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      for (const i of [0, 1]) await restartServer(i);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    } finally {
+      // The load stops even when a restart failed, so the failure is reported, not a hang.
+      running = false;
+      await Promise.all(load);
+    }
 
     expect(failures).toEqual([]);
     await until(

@@ -50,14 +50,21 @@ export async function startDebianPostgres(): Promise<DebianPostgres> {
     { ...ids, stdio: 'ignore', env: { ...process.env, LC_ALL: 'C' } },
   );
   const initCode = await new Promise<number | null>((resolve) => init.on('exit', resolve));
-  if (initCode !== 0) throw new Error(`initdb of PostgreSQL ${VERSION} failed (exit ${initCode})`);
+  if (initCode !== 0) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb of PostgreSQL ${VERSION} failed (exit ${initCode})`);
+  }
   const port = await freePort();
   const child = spawn(`${BIN}/postgres`, postgresArgs(data, port, { fsync: 'off' }), {
     ...ids,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LC_ALL: 'C' },
   });
-  await waitForOutput(child, /ready to accept connections/, `PostgreSQL ${VERSION}`, 30_000);
+  // waitForOutput kills the server when it does not come up; its files go too.
+  await waitForOutput(child, /ready to accept connections/, `PostgreSQL ${VERSION}`, 30_000).catch((error) => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   const url = (db: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${db}`;
   return {
     version: VERSION,

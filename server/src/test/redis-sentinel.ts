@@ -63,45 +63,57 @@ export async function startSentinelGroup(): Promise<SentinelGroup> {
     nodes.set(port, spawn('redis-server', args, { stdio: 'ignore' }));
     await waitForPing(port);
   };
-  await startNode(firstPrimary);
-  await startNode(firstReplica, firstPrimary);
-
   const sentinelPorts = [await freePort(), await freePort(), await freePort()];
-  for (const port of sentinelPorts) {
-    const conf = path.join(dir, `sentinel-${port}.conf`);
-    fs.writeFileSync(
-      conf,
-      [
-        `port ${port}`,
-        'bind 127.0.0.1',
-        `dir ${dir}`,
-        `sentinel monitor ${MASTER} 127.0.0.1 ${firstPrimary} 2`,
-        // Seconds, not the default 30 s: the test waits for the failover.
-        `sentinel down-after-milliseconds ${MASTER} 1000`,
-        `sentinel failover-timeout ${MASTER} 5000`,
-        `sentinel parallel-syncs ${MASTER} 1`,
-        '',
-      ].join('\n'),
-    );
-    sentinels.push(spawn('redis-sentinel', [conf], { stdio: 'ignore' }));
-    await waitForPing(port);
-  }
-  const ask = new Redis(sentinelPorts[0] as number, { maxRetriesPerRequest: 1 });
+  const ask = new Redis(sentinelPorts[0] as number, { maxRetriesPerRequest: 1, lazyConnect: true });
   ask.on('error', () => undefined);
   const primaryPort = async () => {
     const [, port] = (await ask.call('SENTINEL', 'get-master-addr-by-name', MASTER)) as [string, string];
     return Number(port);
   };
-  // The replica is known to the sentinels (they found it through the primary) before anyone relies on it.
-  await until(
-    async () => {
-      const replicas = (await ask.call('SENTINEL', 'replicas', MASTER)) as string[][];
-      return replicas.some((fields) => fields.includes('slave') && !fields.join(' ').includes('disconnected'));
-    },
-    'the sentinels to see the replica',
-    20_000,
-  );
+  let stopped = false;
+  const stopAll = async () => {
+    stopped = true;
+    ask.disconnect();
+    await Promise.all([...sentinels, ...nodes.values()].map((child) => killRedisProcess(child)));
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await startNode(firstPrimary);
+    await startNode(firstReplica, firstPrimary);
 
+    for (const port of sentinelPorts) {
+      const conf = path.join(dir, `sentinel-${port}.conf`);
+      fs.writeFileSync(
+        conf,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `dir ${dir}`,
+          `sentinel monitor ${MASTER} 127.0.0.1 ${firstPrimary} 2`,
+          // Seconds, not the default 30 s: the test waits for the failover.
+          `sentinel down-after-milliseconds ${MASTER} 1000`,
+          `sentinel failover-timeout ${MASTER} 5000`,
+          `sentinel parallel-syncs ${MASTER} 1`,
+          '',
+        ].join('\n'),
+      );
+      sentinels.push(spawn('redis-sentinel', [conf], { stdio: 'ignore' }));
+      await waitForPing(port);
+    }
+    // The replica is known to the sentinels (they found it through the primary) before anyone relies on it.
+    await until(
+      async () => {
+        const replicas = (await ask.call('SENTINEL', 'replicas', MASTER)) as string[][];
+        return replicas.some((fields) => fields.includes('slave') && !fields.join(' ').includes('disconnected'));
+      },
+      'the sentinels to see the replica',
+      20_000,
+    );
+  } catch (error) {
+    // Nothing left running when the group cannot start.
+    await stopAll();
+    throw error;
+  }
   const settings: RedisSettings = {
     url: `redis://127.0.0.1:${firstPrimary}`,
     sentinels: sentinelPorts.map((port) => ({ host: '127.0.0.1', port })),
@@ -121,13 +133,11 @@ export async function startSentinelGroup(): Promise<SentinelGroup> {
       return port;
     },
     async restart(port) {
+      // A test's timer may fire after the group was stopped: then there is nothing to restart.
+      if (stopped) return;
       // Started as the replica of the node promoted meanwhile; the sentinels would make it one anyway.
       await startNode(port, await primaryPort());
     },
-    async stop() {
-      ask.disconnect();
-      await Promise.all([...sentinels, ...nodes.values()].map((child) => killRedisProcess(child)));
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    stop: stopAll,
   };
 }

@@ -152,7 +152,7 @@ describe('entities and migrations describe one schema', () => {
 
     const result = await rebuildEveryone(orm.em.fork() as EntityManager);
     expect(result.users).toBe(2);
-    // Left behind by recomputes of earlier versions, which did not run as one transaction (skipped by the ORM config).
+    // A recompute that died before its swap leaves these behind (skipped by the ORM config).
     await withClient(async (client) => {
       await client.query('create table feed_candidates_next (like feed_candidates including defaults)');
       await client.query('create table taste_neighbours_next (like taste_neighbours including defaults)');

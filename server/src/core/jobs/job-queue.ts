@@ -18,10 +18,12 @@ export class JobQueue {
    */
   async confirmOnReplica(timeoutMs = 1000): Promise<void> {
     if (!this.options.confirmOnReplica) return;
-    if ((await this.connection.wait(1, timeoutMs)) >= 1) return;
+    // WAIT blocks this (shared) connection for its whole timeout when no replica is there: ask first.
     const role = (await this.connection.role()) as unknown[];
     const replicas = Array.isArray(role[2]) ? role[2].length : 0;
-    if (replicas > 0) throw new Error(`queued jobs not confirmed by a replica within ${timeoutMs} ms`);
+    if (replicas === 0) return;
+    if ((await this.connection.wait(1, timeoutMs)) >= 1) return;
+    throw new Error(`queued jobs not confirmed by a replica within ${timeoutMs} ms`);
   }
 
   private queue(name: string): Queue {

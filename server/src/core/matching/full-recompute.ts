@@ -30,9 +30,10 @@ export interface FullRecomputeOptions {
 }
 
 /**
- * Advisory lock of the one full recompute running at a time (any process). The whole rebuild is one
- * transaction holding it, so it works through a transaction-mode pooler (PgBouncer: no session
- * locks or settings) and a crash leaves nothing half-built behind.
+ * Advisory lock of the one full recompute running at a time (any process): transaction-scoped, held
+ * by a transaction that does nothing else on a connection of its own, so it works through a
+ * transaction-mode pooler (PgBouncer: no session locks) and holds no table locks while the rebuild
+ * reads for minutes (a migration's DDL is not kept waiting by it).
  */
 const FULL_LOCK: [number, number] = [0x6d617463, 0x616c6c]; // 'matc', 'all'
 /** People scored per message to a thread: small enough to spread work evenly. */
@@ -41,30 +42,29 @@ const THREADS_FROM_PEOPLE = 5000;
 
 export async function rebuildEveryone(em: EntityManager, options: FullRecomputeOptions = {}): Promise<RecomputeResult> {
   const log = options.log ?? (() => {});
-  const client = new pg.Client({ connectionString: em.config.get('clientUrl') });
-  await client.connect();
+  const url = em.config.get('clientUrl');
+  const holder = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url });
+  let connected = false;
+  await holder.connect();
   try {
-    await client.query('begin');
-    const [lock] = (await client.query('select pg_try_advisory_xact_lock($1, $2) as ok', FULL_LOCK)).rows;
+    await holder.query('begin');
+    const [lock] = (await holder.query('select pg_try_advisory_xact_lock($1, $2) as ok', FULL_LOCK)).rows;
     if (!lock?.ok) {
-      await client.query('rollback');
       log('another full recompute is running; skipped');
       return { users: 0, rows: 0 };
     }
-    let result: RecomputeResult & { changed: number[] };
-    try {
-      result = await rebuild(client, options, log);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    }
+    await client.connect();
+    connected = true;
+    const result = await rebuild(client, options, log);
     await client.query('analyze feed_candidates');
     log(`swapped in; ${result.changed.length} people changed meanwhile`);
     await options.afterSwap?.(result.changed);
     return { users: result.users, rows: result.rows };
   } finally {
-    await client.end();
+    // Ending a connection ends its transaction (the lock's; a failed rebuild's COPY): never awaited
+    // behind a COPY that will not finish.
+    await Promise.all([connected ? client.end() : undefined, holder.end()].map((p) => p?.catch(() => undefined)));
   }
 }
 
@@ -75,7 +75,6 @@ async function rebuild(
 ): Promise<RecomputeResult & { changed: number[] }> {
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
-  await client.query('set local synchronous_commit = off');
   // Read the change counter before the libraries: a change racing the read counts as newer.
   const [snap] = (
     await client.query<{ at: Date; seq: string }>(
@@ -92,11 +91,14 @@ async function rebuild(
   await client.query('create table feed_candidates_next (like feed_candidates including defaults)');
   const rows = await scoreEveryone(client, data, options.threads ?? defaultThreads(n), log, elapsed);
   log(`scored and stored ${rows} rows (${elapsed()})`);
+  // The memory setting for these two builds only (`set local`: no session state behind a pooler).
+  await client.query('begin');
   await client.query("set local maintenance_work_mem = '512MB'");
   await client.query(
     'alter table feed_candidates_next add constraint feed_candidates_next_pkey primary key (user_id, candidate_id)',
   );
   await client.query('create index feed_candidates_next_candidate_id on feed_candidates_next (candidate_id)');
+  await client.query('commit');
   log(`indexed (${elapsed()})`);
 
   const changed = await swapIn(client, data, snapshotAt, {
@@ -413,11 +415,28 @@ async function writeNeighbourhoods(client: pg.Client, people: PeopleData): Promi
 // ------------------------------------------------------------------ publishing
 
 /**
- * Replaces feed_candidates by the new table and publishes the model (committed by the caller). People
+ * Replaces feed_candidates by the new table and publishes the model, in one short transaction. People
  * recomputed since the snapshot (their library changed while this ran) keep their newer list;
  * their ids are returned so they can be recomputed with the new model.
  */
 async function swapIn(
+  client: pg.Client,
+  data: LoadedPeople,
+  snapshotAt: Date,
+  model: Omit<MatchingModel, 'version'>,
+): Promise<number[]> {
+  await client.query('begin');
+  try {
+    const changed = await swapTables(client, data, snapshotAt, model);
+    await client.query('commit');
+    return changed;
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  }
+}
+
+async function swapTables(
   client: pg.Client,
   data: LoadedPeople,
   snapshotAt: Date,
