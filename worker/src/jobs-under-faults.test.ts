@@ -14,14 +14,13 @@ import path from 'node:path';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { initOrm } from '@server/core/db/orm';
 import { sql } from '@server/core/db/sql';
-import { exited, startServerProcess, startWorkerProcess } from '@server/test/app-process';
+import { exited, failedJobs, portraitsMade, startServerProcess, startWorkerProcess } from '@server/test/app-process';
 import { mutualPair } from '@server/test/chat-flow';
 import { startTestServer, TestClient, type TestServer, uniqueName, until } from '@server/test/harness';
 import { ownMigratedDatabase } from '@server/test/own-database';
 import { killRedisProcess, startRedisProcess, stopRedisProcess } from '@server/test/redis-process';
 import { freePort } from '@server/test/spotify-flow';
-import { type Message, QUEUES } from '@shared/index';
-import { Queue } from 'bullmq';
+import type { Message } from '@shared/index';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type LoadBalancer, startLoadBalancer } from '../../scripts/lib/load-balancer';
@@ -81,15 +80,7 @@ describe('queued jobs under faults', () => {
     ]);
   }
 
-  /** How many of these people have their portrait. */
-  async function portraits(userIds: number[]): Promise<number> {
-    const [row] = await sql<{ n: number }>(
-      em(),
-      `select count(*)::int as n from users where id = any(?::int[]) and profile_picture like '/media/avatars/%'`,
-      [`{${userIds.join(',')}}`],
-    );
-    return row?.n ?? 0;
-  }
+  const portraits = (userIds: number[]) => portraitsMade(em(), userIds);
 
   const videos = (ids: string[]) =>
     sql<{ id: string; status: string; completions: number; error_code: string | null }>(
@@ -118,16 +109,6 @@ describe('queued jobs under faults', () => {
       [`{${userIds.join(',')}}`],
     );
     return row?.n ?? 0;
-  }
-
-  async function failedJobs(): Promise<number> {
-    let failed = 0;
-    for (const name of Object.values(QUEUES)) {
-      const queue = new Queue(name, { connection: redis });
-      failed += (await queue.getJobCounts('failed')).failed ?? 0;
-      await queue.close();
-    }
-    return failed;
   }
 
   beforeAll(async () => {
@@ -169,7 +150,7 @@ describe('queued jobs under faults', () => {
     });
     try {
       const workers = [await startWorker(), await startWorker()];
-      const failedBefore = await failedJobs();
+      const failedBefore = await failedJobs(redis);
 
       // Jobs in flight: 40 new accounts (a portrait each) and 2 intros.
       const before = await Promise.all(Array.from({ length: 40 }, () => server.login(uniqueName('redis'))));
@@ -200,7 +181,7 @@ describe('queued jobs under faults', () => {
       const everyone = [...before, ...during].map((p) => p.user.id);
       await until(async () => (await portraits(everyone)) === everyone.length, 'every portrait', 60_000);
       const rows = await rendered(projects);
-      const failed = (await failedJobs()) - failedBefore;
+      const failed = (await failedJobs(redis)) - failedBefore;
       console.log(
         `redis restart (jobs): queued ${everyone.length + projects.length} (${during.length} while Redis was down), ` +
           `completed ${everyone.length + rows.length}, done before the crash ${doneBeforeCrash}, failed ${failed}, ` +

@@ -14,14 +14,13 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { initOrm } from '@server/core/db/orm';
 import { sql } from '@server/core/db/sql';
 import { connectRedis } from '@server/core/redis/redis-settings';
-import { exited, startServerProcess, startWorkerProcess } from '@server/test/app-process';
+import { exited, failedJobs, portraitsMade, startServerProcess, startWorkerProcess } from '@server/test/app-process';
 import { mutualPair, type Person } from '@server/test/chat-flow';
 import { TestClient, type TestSocket, uniqueName, until } from '@server/test/harness';
 import { ownMigratedDatabase } from '@server/test/own-database';
 import { type SentinelGroup, startSentinelGroup } from '@server/test/redis-sentinel';
 import { freePort } from '@server/test/spotify-flow';
-import { type Message, QUEUES } from '@shared/index';
-import { Queue } from 'bullmq';
+import type { Message } from '@shared/index';
 import type { Redis } from 'ioredis';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,18 +214,7 @@ describe('Redis Sentinel: the primary killed under chat and job load', () => {
 
     // Every job completes: each account's portrait, and the intro exactly once.
     const everyone = [...accounts, ...madeDuring];
-    await until(
-      async () => {
-        const [row] = await sql<{ n: number }>(
-          em(),
-          `select count(*)::int as n from users where id = any(?::int[]) and profile_picture like '/media/avatars/%'`,
-          [`{${everyone.join(',')}}`],
-        );
-        return row?.n === everyone.length;
-      },
-      'every portrait made',
-      60_000,
-    );
+    await until(async () => (await portraitsMade(em(), everyone)) === everyone.length, 'every portrait made', 60_000);
     const [video] = await until(
       async () => {
         const rows = await sql<{ status: string; completions: number }>(
@@ -240,12 +228,7 @@ describe('Redis Sentinel: the primary killed under chat and job load', () => {
       90_000,
     );
     expect(video).toEqual({ status: 'completed', completions: 1 });
-    let failed = 0;
-    for (const name of Object.values(QUEUES)) {
-      const queue = new Queue(name, { connection: redis });
-      failed += (await queue.getJobCounts('failed')).failed ?? 0;
-      await queue.close();
-    }
+    const failed = await failedJobs(redis);
     expect(failed).toBe(0);
     // The same processes throughout.
     for (const child of children) expect(child.exitCode).toBeNull();

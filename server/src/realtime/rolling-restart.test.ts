@@ -11,15 +11,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { type Message, QUEUES } from '@shared/index';
-import { Queue } from 'bullmq';
+import type { Message } from '@shared/index';
 import { Redis } from 'ioredis';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoadBalancer, startLoadBalancer } from '../../../scripts/lib/load-balancer';
 import { initOrm } from '../core/db/orm';
-import { sql } from '../core/db/sql';
-import { exited, startServerProcess, startWorkerProcess } from '../test/app-process';
+import { exited, failedJobs, portraitsMade, startServerProcess, startWorkerProcess } from '../test/app-process';
 import { mutualPair, type Person } from '../test/chat-flow';
 import { TestClient, type TestSocket, testEnv, uniqueName, until } from '../test/harness';
 import { ownMigratedDatabase } from '../test/own-database';
@@ -209,24 +207,8 @@ describe('rolling restart of every server and worker under load', () => {
       workers[i] = await startWorkerProcess({ ...env, LOG_LEVEL: 'silent' }, redis);
       people.push(...(await during).map((p) => p.user.id));
     }
-    await until(
-      async () => {
-        const [row] = await sql<{ n: number }>(
-          em(),
-          `select count(*)::int as n from users where id = any(?::int[]) and profile_picture like '/media/avatars/%'`,
-          [`{${people.join(',')}}`],
-        );
-        return row?.n === people.length;
-      },
-      'every portrait made',
-      60_000,
-    );
-    let failed = 0;
-    for (const name of Object.values(QUEUES)) {
-      const queue = new Queue(name, { connection: redis });
-      failed += (await queue.getJobCounts('failed')).failed ?? 0;
-      await queue.close();
-    }
+    await until(async () => (await portraitsMade(em(), people)) === people.length, 'every portrait made', 60_000);
+    const failed = await failedJobs(redis);
     expect(failed).toBe(0);
     console.log(`rolling restart (workers): ${people.length} portraits made, ${failed} jobs failed`);
   }, 180_000);

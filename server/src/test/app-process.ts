@@ -1,8 +1,11 @@
 // Real server and worker processes for the fault tests (docs/operations.md, "Faults"), started with
 // the test environment plus what each test sets.
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { QUEUES, WORKER_HEARTBEAT } from '@shared/index';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { sql } from '../core/db/sql';
 import { testEnv, until } from './harness';
 
 /**
@@ -68,4 +71,25 @@ export async function startWorkerProcess(env: Record<string, string>, redis: Red
     PROCESS_START_TIMEOUT_MS,
   );
   return child;
+}
+
+/** How many jobs of every queue have failed for good (retries spent), seen through `redis`. */
+export async function failedJobs(redis: Redis): Promise<number> {
+  let failed = 0;
+  for (const name of Object.values(QUEUES)) {
+    const queue = new Queue(name, { connection: redis });
+    failed += (await queue.getJobCounts('failed')).failed ?? 0;
+    await queue.close();
+  }
+  return failed;
+}
+
+/** How many of these people have their generated portrait (a job staged with each new account). */
+export async function portraitsMade(em: EntityManager, userIds: number[]): Promise<number> {
+  const [row] = await sql<{ n: number }>(
+    em,
+    `select count(*)::int as n from users where id = any(?::int[]) and profile_picture like '/media/avatars/%'`,
+    [`{${userIds.join(',')}}`],
+  );
+  return row?.n ?? 0;
 }

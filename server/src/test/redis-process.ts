@@ -14,6 +14,12 @@ export async function startRedisProcess(port: number, dataDir?: string): Promise
   const child = spawn('redis-server', ['--port', String(port), '--save', '', ...persistence], {
     stdio: 'ignore',
   });
+  await waitForRedis(port);
+  return child;
+}
+
+/** Resolves once a Redis (or sentinel) on `port` answers PING. */
+export async function waitForRedis(port: number): Promise<void> {
   const probe = new Redis(port, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
   probe.on('error', () => undefined);
   try {
@@ -23,13 +29,12 @@ export async function startRedisProcess(port: number, dataDir?: string): Promise
           () => true,
           () => false,
         ),
-      'redis up',
+      `redis on ${port}`,
       10_000,
     );
   } finally {
     probe.disconnect();
   }
-  return child;
 }
 
 /** Kills it at once (SIGKILL: a crash, not a shutdown) and waits for the exit. */

@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { ensureDebianPackages, SENTINEL_TOOLS } from '../../../scripts/lib/system-packages';
 import type { RedisSettings } from '../core/redis/redis-settings';
 import { until } from './harness';
-import { killRedisProcess } from './redis-process';
+import { killRedisProcess, waitForRedis } from './redis-process';
 import { freePort } from './spotify-flow';
 
 const MASTER = 'podmatch';
@@ -28,24 +28,6 @@ export interface SentinelGroup {
   stop(): Promise<void>;
 }
 
-async function waitForPing(port: number): Promise<void> {
-  const probe = new Redis(port, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
-  probe.on('error', () => undefined);
-  try {
-    await until(
-      () =>
-        probe.ping().then(
-          () => true,
-          () => false,
-        ),
-      `redis on ${port}`,
-      10_000,
-    );
-  } finally {
-    probe.disconnect();
-  }
-}
-
 export async function startSentinelGroup(): Promise<SentinelGroup> {
   ensureDebianPackages(SENTINEL_TOOLS, () => {});
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'podmatch-sentinel-'));
@@ -61,7 +43,7 @@ export async function startSentinelGroup(): Promise<SentinelGroup> {
     args.push('--appendonly', 'yes', '--appendfsync', 'always');
     if (replicaOf) args.push('--replicaof', '127.0.0.1', String(replicaOf));
     nodes.set(port, spawn('redis-server', args, { stdio: 'ignore' }));
-    await waitForPing(port);
+    await waitForRedis(port);
   };
   const sentinelPorts = [await freePort(), await freePort(), await freePort()];
   const ask = new Redis(sentinelPorts[0] as number, { maxRetriesPerRequest: 1, lazyConnect: true });
@@ -98,7 +80,7 @@ export async function startSentinelGroup(): Promise<SentinelGroup> {
         ].join('\n'),
       );
       sentinels.push(spawn('redis-sentinel', [conf], { stdio: 'ignore' }));
-      await waitForPing(port);
+      await waitForRedis(port);
     }
     // The replica is known to the sentinels (they found it through the primary) before anyone relies on it.
     await until(
