@@ -16,6 +16,7 @@ const FAULT_TESTS = [
   'worker/src/video-reliability.test.ts',
   'worker/src/jobs-under-faults.test.ts',
   'worker/src/redis-sentinel.test.ts',
+  'worker/src/push-faults.test.ts',
 ];
 
 // Service tiers: real PostgreSQL and Redis (scripts/test/stack-setup.ts), each test file on a

@@ -6,7 +6,7 @@ import { exposedDevLoginWarning, loadListenSettings } from '@server/config';
 import { prepareDatabase } from '@server/core/db/prepare-database';
 import { buildClientIfStale } from './lib/client-build';
 import { type LoadBalancer, startLoadBalancer } from './lib/load-balancer';
-import { localKey } from './lib/local-keys';
+import { localKey, localVapidKeys } from './lib/local-keys';
 import { type LocalStack, startLocalStack } from './lib/local-stack';
 import { type AppProcess, reapStaleAppProcesses, startAppProcess, waitForHealthy } from './lib/processes';
 import { ensureDebianPackages, VIDEO_TOOLS } from './lib/system-packages';
@@ -98,6 +98,7 @@ try {
     MAIL_DIR: process.env.MAIL_DIR ?? path.join(dataDir, 'mail'),
     TOKEN_ENCRYPTION_KEY: localKey({ dataDir, log }, 'TOKEN_ENCRYPTION_KEY'),
     IMAGE_PROXY_KEY: localKey({ dataDir, log }, 'IMAGE_PROXY_KEY'),
+    ...localVapidKeys({ dataDir, log }),
   };
   // Where the way in (the server, or HAProxy before several) listens: this machine only
   // outside production unless HOST says otherwise (server/src/config.ts, defaultHost).

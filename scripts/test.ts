@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareDatabase } from '@server/core/db/prepare-database';
+import webpush from 'web-push';
 import { buildProduction } from './build';
 import { type LoadBalancer, startLoadBalancer } from './lib/load-balancer';
 import {
@@ -366,6 +367,7 @@ async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
   // Bluesky: a local AT Protocol network (scripts/bluesky-stand-in.ts; PLC, handles, PDS, OAuth).
   const atprotoPort = await freePort();
   const atprotoUrl = `http://localhost:${atprotoPort}`;
+  const vapid = webpush.generateVAPIDKeys();
   const env = {
     ...process.env,
     NODE_ENV: 'test',
@@ -389,6 +391,9 @@ async function startE2eStack(): Promise<{ playwrightEnv: NodeJS.ProcessEnv }> {
     TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     // One for both server instances and the worker: a URL one hands out is served by the other.
     IMAGE_PROXY_KEY: randomBytes(32).toString('base64'),
+    // Push notifications on (docs/notifications.md): the browser tests post to a local push service.
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
     ATPROTO_PLC_URL: atprotoUrl,
     ATPROTO_HANDLE_RESOLVER: atprotoUrl,
     ATPROTO_CALLBACK_URL: `http://127.0.0.1:${port}/api/bluesky/callback`,

@@ -25,6 +25,8 @@ const KNOWN_SECONDS: Record<string, number> = {
   'server:deploy/deploy-files.test.ts': 26,
   'server:server/src/core/media/ffmpeg.test.ts': 25,
   'faults:worker/src/redis-sentinel.test.ts': 25,
+  'worker:worker/src/handlers/push-send.test.ts': 24,
+  'faults:worker/src/push-faults.test.ts': 20,
   'server:server/src/features/chat/chat.test.ts': 23,
   'worker:worker/src/handlers/video-metadata.test.ts': 23,
   'server:server/src/features/auth/auth.test.ts': 17,

@@ -15,6 +15,7 @@ import { healthRoutes } from './features/health/health.routes';
 import { identitiesRoutes } from './features/identities/identities.routes';
 import { matchesRoutes } from './features/matches/matches.routes';
 import { moderationRoutes } from './features/moderation/moderation.routes';
+import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { passkeysRoutes } from './features/passkeys/passkeys.routes';
 import { podcastsRoutes } from './features/podcasts/podcasts.routes';
 import { profilesRoutes } from './features/profiles/profiles.routes';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(profilesRoutes(deps));
   app.use(accountRoutes(deps));
   app.use(moderationRoutes(deps));
+  app.use(notificationsRoutes(deps));
   // The development mailbox (pages under /dev, its JSON under /api/dev): only while mail goes there.
   if (deps.mail?.devMailbox) app.use('/dev', requestContext(deps.orm, deps));
   app.use(devMailRoutes(deps));

@@ -8,6 +8,7 @@ import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from './core/logger';
 import { DEFAULT_DEMO_REPLY_DELAY, parseDelayRange } from './core/matches/demo-replies';
 import { loadMediaSettings, MediaEnvSchema } from './core/media';
 import { loadMetricsConfig } from './core/metrics/metrics-server';
+import { loadPushSettings } from './core/notifications/push-settings';
 import { loadRedisSettings } from './core/redis/redis-settings';
 import { parseSettings } from './core/settings';
 import { loadSpotifyConfig } from './core/spotify/spotify-config';
@@ -236,6 +237,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     bluesky: loadBlueskyConfig(env, { isProduction, port: e.PORT }),
     /** The key of every secret at rest (TOKEN_ENCRYPTION_KEY, core/crypto): Spotify's and Bluesky's. */
     tokenKey: spotify.tokenKey,
+    /** VAPID keys and the push services endpoints may name (docs/notifications.md). */
+    push: loadPushSettings(env, isProduction),
   };
 }
 

@@ -79,7 +79,7 @@ export async function startServer(
     publisher,
     badges,
     limits,
-    chat: new ChatService({ limits, metrics }),
+    chat: new ChatService({ limits, metrics, redis }),
     bluesky: await createBlueskyClient({ config: config.bluesky, orm, redis, tokenKey: config.tokenKey }),
     databaseOutage: new DatabaseOutageWatch(orm, logger),
     lifecycle: { draining: false },

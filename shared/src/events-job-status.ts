@@ -44,6 +44,10 @@ export const JOB_ERROR_TEXTS = {
   'reports.expire': {
     unknown: 'Expired reports could not be deleted.',
   },
+  // Nobody is told: a push that could not be delivered is the push service's or the device's.
+  'push.send': {
+    unknown: 'A notification could not be sent.',
+  },
 } as const satisfies { [N in JobName]: { unknown: string } & Record<string, string> };
 
 /** The failure codes of job `N` (every job has 'unknown'). */

@@ -18,6 +18,7 @@ export * from './schemas/health';
 export * from './schemas/jobs';
 export * from './schemas/matches';
 export * from './schemas/moderation';
+export * from './schemas/notifications';
 export * from './schemas/podcasts';
 export * from './schemas/profile-details';
 export * from './schemas/sign-in';

@@ -36,7 +36,7 @@ export function defineJob<Name extends string, P extends z.ZodType, R extends z.
   return { ...def, options: { attempts: 3, backoffMs: 1000, keepSeconds: 3600, ...def.options } };
 }
 
-export const QUEUES = { media: 'media', sync: 'sync', matching: 'matching', video: 'video' } as const;
+export const QUEUES = { media: 'media', sync: 'sync', matching: 'matching', video: 'video', push: 'push' } as const;
 
 /** Video intro jobs: a project id (the video_intros row) for one person and intent. */
 const VideoProjectJobSchema = z.object({
@@ -163,6 +163,29 @@ export const jobs = {
     options: { attempts: 3, backoffMs: 2000 },
     dedupeKey: (p) => `media.transcode:${p.projectId}`,
     notifyUser: (p) => p.userId,
+  }),
+  /**
+   * Pushes a notification to a person's devices while the app is closed (docs/notifications.md):
+   * a new mutual match, new messages in a conversation (grouped: every message of a burst lands in
+   * the one delayed job of its conversation), a finished video intro; `clear` closes a
+   * conversation's notification on their devices after they read it on one. The worker checks
+   * preferences, quiet hours and focused tabs when it runs.
+   */
+  pushSend: defineJob({
+    name: 'push.send',
+    queue: QUEUES.push,
+    payload: z.discriminatedUnion('kind', [
+      z.object({
+        kind: z.enum(['matches', 'messages', 'clear']),
+        userId: z.number().int().positive(),
+        matchId: z.number().int().positive(),
+      }),
+      z.object({ kind: z.literal('videos'), userId: z.number().int().positive(), intent: IntentSchema }),
+    ]),
+    result: z.object({ sent: z.number().int(), skipped: z.string().optional() }),
+    options: { attempts: 5, backoffMs: 2000 },
+    dedupeKey: (p) =>
+      p.kind === 'videos' ? `push.send:videos:${p.userId}:${p.intent}` : `push.send:${p.kind}:${p.userId}:${p.matchId}`,
   }),
 } as const;
 

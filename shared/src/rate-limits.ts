@@ -18,6 +18,7 @@ export const RATE_LIMIT_TEXTS = {
   passkeys: 'Too many passkey attempts. Please wait a few minutes and try again.',
   moderation: 'Too many moderation requests in a short time. Please wait a moment.',
   appeals: 'You have sent several appeals in a short time. Please wait before sending another.',
+  pushSettings: 'You have changed notification settings many times in a short time. Please wait a moment.',
 } as const;
 
 /**
@@ -46,5 +47,6 @@ export const RATE_LIMIT_NAMES = [
   'passkeys',
   'moderation',
   'appeals',
+  'pushSettings',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];

@@ -3,6 +3,7 @@ import { ImageProxyEnvSchema, loadImageProxyConfig } from '@server/core/artwork/
 import { LOG_FORMATS, LOG_LEVELS, logFormatFor } from '@server/core/logger';
 import { loadMediaSettings, MediaEnvSchema } from '@server/core/media';
 import { loadMetricsConfig } from '@server/core/metrics/metrics-server';
+import { loadPushSettings } from '@server/core/notifications/push-settings';
 import { loadRedisSettings } from '@server/core/redis/redis-settings';
 import { REPORT_RETENTION_DAYS } from '@server/core/reports/retention';
 import { parseSettings } from '@server/core/settings';
@@ -16,7 +17,8 @@ const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
 
 /** How many jobs of each queue one worker process runs at once, unless WORKER_CONCURRENCY_<QUEUE> says otherwise. */
 // Video jobs run ffmpeg, which uses every core: one at a time per worker process.
-const DEFAULT_CONCURRENCY: Record<QueueName, number> = { media: 2, sync: 4, matching: 2, video: 1 };
+// Pushes mostly wait on the push services' answers: many at once.
+const DEFAULT_CONCURRENCY: Record<QueueName, number> = { media: 2, sync: 4, matching: 2, video: 1, push: 8 };
 
 const concurrency = z.coerce.number().int().min(1).max(64);
 
@@ -43,6 +45,7 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY_SYNC: concurrency.default(DEFAULT_CONCURRENCY.sync),
   WORKER_CONCURRENCY_MATCHING: concurrency.default(DEFAULT_CONCURRENCY.matching),
   WORKER_CONCURRENCY_VIDEO: concurrency.default(DEFAULT_CONCURRENCY.video),
+  WORKER_CONCURRENCY_PUSH: concurrency.default(DEFAULT_CONCURRENCY.push),
   /** How long a job's lock lasts without renewal: a killed worker's job is picked up again after this. */
   WORKER_LOCK_SECONDS: z.coerce.number().min(1).max(600).default(30),
   /** Where video jobs keep their temporary files (deleted after each job, and at start for dead workers). */
@@ -94,6 +97,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
       sync: e.WORKER_CONCURRENCY_SYNC,
       matching: e.WORKER_CONCURRENCY_MATCHING,
       video: e.WORKER_CONCURRENCY_VIDEO,
+      push: e.WORKER_CONCURRENCY_PUSH,
     } satisfies Record<QueueName, number>,
     lockMs: e.WORKER_LOCK_SECONDS * 1000,
     videoWorkDir: path.resolve(e.VIDEO_WORK_DIR),
@@ -103,6 +107,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env) {
     imageProxy: loadImageProxyConfig(ImageProxyEnvSchema.parse(env), isProduction),
     /** Prometheus metrics on a port of their own (docs/operations.md, "Metrics"). */
     metrics: loadMetricsConfig(env, isProduction),
+    /** VAPID keys and the push services pushes may go to (docs/notifications.md). */
+    push: loadPushSettings(env, isProduction),
     recomputeAllEveryMs: e.MATCHES_RECOMPUTE_EVERY_MINUTES * 60_000,
     refreshCheckEveryMs: e.MATCHES_REFRESH_CHECK_SECONDS * 1000,
     reportRetentionDays: e.REPORT_RETENTION_DAYS,

@@ -20,6 +20,7 @@ import type { Redis } from 'ioredis';
 import type { WorkerConfig } from './config';
 import { assertHandlersCoverJobs, handlers, jobKeyByName } from './handlers';
 import type { JobHandler } from './handlers/handler';
+import { PushSender } from './push/push-sender';
 import { createVideoProvider } from './videos/provider-config';
 import { sweepDeadWorkDirs } from './videos/work-dir';
 
@@ -55,6 +56,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const imageProxy = new ImageProxy(config.imageProxy, logger);
   const artwork = new ArtworkUrls(config.imageProxy.key);
   const videoProvider = createVideoProvider(config.videoProvider);
+  const pushSender = new PushSender(config.push);
   // Aborted when shutdown cannot wait any longer: renders stop their ffmpeg children.
   const shutdown = new AbortController();
   if (config.queues.includes(QUEUES.video)) await sweepDeadWorkDirs(config.videoWorkDir, logger);
@@ -112,6 +114,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
         videoWorkDir: config.videoWorkDir,
         demoVideos: config.demoVideos,
         signal: shutdown.signal,
+        redis: connection,
+        pushSender,
         jobId: job.id ?? '',
         finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
         progress: async (percent) => {

@@ -3,8 +3,16 @@
 // only says how to make a well-formed request; who gets what comes from `endpoint.access`.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Access, type Api, api, buildPath, type LoginResponse } from '@shared/index';
+import {
+  type Access,
+  type Api,
+  api,
+  buildPath,
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  type LoginResponse,
+} from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newPushSubscription } from '../../../scripts/lib/push-stand-in';
 import { sql } from '../core/db/sql';
 import { shareAShow } from '../test/feed-fixture';
 import { startTestServer, type TestServer, uniqueName } from '../test/harness';
@@ -228,6 +236,13 @@ const samples: { [K in keyof Api]: (world: World, caller: LoginResponse | undefi
   appealAction: () => ({ body: { actionId: 2_000_000_000, text: 'Please look at this again.' }, ok: 404 }),
   // A forged token: refused for anyone.
   appealWhileSuspended: () => ({ body: { token: 'x'.repeat(40), text: 'Please look at this again.' }, ok: 400 }),
+
+  // --- push notifications (features/notifications): the path's device is nobody's ---
+  notificationSettings: () => ({}),
+  updateNotificationPreferences: () => ({ body: DEFAULT_NOTIFICATION_PREFERENCES }),
+  addPushDevice: () => ({ body: { ...newPushSubscription('http://127.0.0.1:9'), deviceLabel: 'Matrix browser' } }),
+  removePushDevice: () => ({ ok: 404 }),
+  pushDeviceFocus: () => ({ body: { focused: true }, ok: 404 }),
 };
 
 describe('authorization matrix (derived from each endpoint access rule)', () => {
@@ -342,6 +357,7 @@ describe('authorization matrix (derived from each endpoint access rule)', () => 
             subjectId: w.someone.user.id,
             appealId: 2_000_000_000,
             noticeId: 2_000_000_000,
+            deviceId: 2_000_000_000,
           },
           sample.query,
         );

@@ -145,6 +145,12 @@ export const RATE_LIMIT_POLICIES = {
     perIp: { points: 50, seconds: minutes(60) },
     message: RATE_LIMIT_TEXTS.appeals,
   },
+  /** Registering devices and saving notification preferences: a few taps at a time, never hundreds. */
+  pushSettings: {
+    perUser: { points: 60, seconds: minutes(10) },
+    perIp: { points: 600, seconds: minutes(10) },
+    message: RATE_LIMIT_TEXTS.pushSettings,
+  },
 } satisfies Record<RateLimitName, Policy>;
 
 export type LimitName = RateLimitName;

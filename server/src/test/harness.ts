@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ClientToServerEvents, LoginResponse, ServerToClientEvents } from '@shared/index';
 import { Redis } from 'ioredis';
 import { io as connectSocket, type Socket } from 'socket.io-client';
+import webpush from 'web-push';
 import { loadConfig } from '../config';
 import { ArtworkUrls } from '../core/artwork/artwork-urls';
 import { createLogger } from '../core/logger';
@@ -22,6 +23,9 @@ export const TEST_IMAGE_PROXY_KEY = Buffer.alloc(32, 0x5a).toString('base64');
 export const testArtworkUrls = () => new ArtworkUrls(Buffer.from(TEST_IMAGE_PROXY_KEY, 'base64'));
 
 /** The environment of a test server; an override of `undefined` removes that variable. */
+/** The VAPID keys of this test process's servers and workers. */
+export const TEST_VAPID_KEYS = webpush.generateVAPIDKeys();
+
 export function testEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
@@ -45,6 +49,9 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Nod
     // No AT Protocol network unless a test starts the stand-in: a closed local port refuses at once.
     ATPROTO_PLC_URL: 'http://127.0.0.1:9',
     ATPROTO_HANDLE_RESOLVER: 'http://127.0.0.1:9',
+    // Push on (docs/notifications.md): one key pair per test process, for its server and worker.
+    VAPID_PUBLIC_KEY: TEST_VAPID_KEYS.publicKey,
+    VAPID_PRIVATE_KEY: TEST_VAPID_KEYS.privateKey,
     ...overrides,
   };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];

@@ -11,6 +11,7 @@ import { healthApi } from './health';
 import { identitiesApi } from './identities';
 import { matchesApi } from './matches';
 import { moderationApi } from './moderation';
+import { notificationsApi } from './notifications';
 import { passkeysApi } from './passkeys';
 import { podcastsApi } from './podcasts';
 import { profilesApi } from './profiles';
@@ -39,6 +40,7 @@ export const api = {
   ...artworkApi,
   ...devMailApi,
   ...moderationApi,
+  ...notificationsApi,
 } as const;
 
 export type Api = typeof api;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IntentSchema, TimestampSchema } from './common';
+import { NotificationPreferencesSchema, PushDeviceSchema } from './notifications';
 import { SelfUserSchema } from './user';
 
 /** What a person types to confirm deleting their account. */
@@ -105,5 +106,8 @@ export const AccountExportSchema = z.object({
       userAgent: z.string().nullable(),
     }),
   ),
+  /** Devices that receive push notifications (never their endpoints or keys), and what is pushed. */
+  pushDevices: z.array(PushDeviceSchema),
+  notificationPreferences: NotificationPreferencesSchema,
 });
 export type AccountExport = z.infer<typeof AccountExportSchema>;

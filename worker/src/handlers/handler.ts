@@ -7,6 +7,8 @@ import type { MediaStore } from '@server/core/media';
 import type { Effects } from '@server/core/realtime/effects';
 import type { Publisher } from '@server/core/realtime/publisher';
 import type { JobKey, JobPayload, JobResult } from '@shared/index';
+import type { Redis } from 'ioredis';
+import type { PushSender } from '../push/push-sender';
 import type { VideoProvider } from '../videos/video-provider';
 
 export interface JobContext {
@@ -37,6 +39,10 @@ export interface JobContext {
   demoVideos: boolean;
   /** Aborted when the worker must stop now (shutdown timeout): stop child processes. */
   signal: AbortSignal;
+  /** The worker's Redis connection (push focus, cooldowns: core/notifications/push-state.ts). */
+  redis: Redis;
+  /** Sends Web Push (docs/notifications.md); its `enabled` is false without VAPID keys. */
+  pushSender: PushSender;
   /** BullMQ's id of this job (a video project's id for video jobs). */
   jobId: string;
   /** No retry follows if this attempt fails. */

@@ -6,6 +6,7 @@ import type { JobHandler } from './handler';
 import { matchesRecompute } from './matches-recompute.job';
 import { mediaTranscode } from './media-transcode.job';
 import { podcastsSync } from './podcasts-sync.job';
+import { pushSend } from './push-send.job';
 import { reportsExpire } from './reports-expire.job';
 import { videoRender } from './video-render.job';
 
@@ -19,6 +20,7 @@ export const handlers: { [K in JobKey]: JobHandler<K> } = {
   videoRender,
   mediaTranscode,
   reportsExpire,
+  pushSend,
 };
 
 /** Job name (as stored in BullMQ) to definition key. */

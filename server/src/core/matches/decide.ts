@@ -16,6 +16,7 @@ import type { MatchSchema } from '../db/entities';
 import { blockedEitherWay, intArray, lockPair, type RowOf, sql } from '../db/sql';
 import { stageJob } from '../jobs/outbox';
 import { notSuspended } from '../moderation/standing';
+import { stagePushes } from '../notifications/stage-push';
 import { type PodcastRow, toSharedPodcast } from '../presenters/podcast.presenter';
 import { PUBLIC_USER_COLUMNS, type PublicUserRow, toPublicUser } from '../presenters/user.presenter';
 import type { Publisher } from '../realtime/publisher';
@@ -318,6 +319,10 @@ export async function decide(
         where id = ? returning *`,
       [liked, otherLiked, instantDemo, score, becameMutual, current.id],
     );
+    // Both people hear of the match on their devices while the app is closed (docs/notifications.md).
+    if (becameMutual && row) {
+      await stagePushes(tx, [row.user1_id, row.user2_id], (userId) => ({ kind: 'matches', userId, matchId: row.id }));
+    }
     const demoRepliesLater = liked && target.is_demo && !otherLiked;
     if (demoRepliesLater && options.demoReplyDelayMs !== undefined) {
       await stageJob(

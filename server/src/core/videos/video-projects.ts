@@ -14,6 +14,7 @@ import {
 import type { VideoIntroSchema } from '../db/entities';
 import { type RowOf, sql } from '../db/sql';
 import type { MediaStore } from '../media';
+import { stagePushes } from '../notifications/stage-push';
 
 /** A `video_intros` row as stored. */
 export type VideoProjectRow = RowOf<typeof VideoIntroSchema>;
@@ -140,6 +141,7 @@ export async function completeProject(
        where id = ? returning *`,
       [result.videoKey, result.posterKey, projectId],
     );
+    await stagePushes(tx, [row.user_id], (userId) => ({ kind: 'videos', userId, intent: row.intent }));
     const replacedKeys = [previous?.video_intro_url, previous?.video_poster_url]
       .map((u) => (u ? media.keyOf(u) : null))
       .filter((k): k is string => k !== null && k !== result.videoKey && k !== result.posterKey);

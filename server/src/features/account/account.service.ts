@@ -7,10 +7,12 @@ import { blockedEitherWay, lockPairsOf, type RowOf, sql } from '../../core/db/sq
 import type { MediaStore } from '../../core/media';
 import { mediaUrlsOf } from '../../core/media/owned-media';
 import { deletePicture } from '../../core/media/pictures';
+import { preferencesOf } from '../../core/notifications/preferences';
 import { toSelfUser } from '../../core/presenters/user.presenter';
 import type { Effects } from '../../core/realtime/effects';
 import { notFound } from '../../http/errors';
 import { revokeBluesky } from '../bluesky/bluesky.service';
+import { pushDevices } from '../notifications/notifications.service';
 
 const iso = (value: Date | string | null) => (value == null ? null : new Date(value).toISOString());
 const isoOf = (value: Date | string) => new Date(value).toISOString();
@@ -206,6 +208,8 @@ export async function exportAccount(
       revokedAt: iso(s.revoked_at),
       userAgent: s.user_agent,
     })),
+    pushDevices: await pushDevices(em, userId),
+    notificationPreferences: await preferencesOf(em, userId),
   };
 }
 

@@ -1,18 +1,28 @@
 // What REST and socket share for chat: send and read receipts, each persisted and committed first,
 // then announced through the caller's unit of work (docs/chat.md).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Message } from '@shared/index';
+import { chatNotificationTag, type Message } from '@shared/index';
+import type { Redis } from 'ioredis';
 import { sql } from '../../core/db/sql';
 import { stageJob } from '../../core/jobs/outbox';
 import { DEMO_CHAT_THINKING_MS } from '../../core/matches/demo-chat';
 import type { ServerMetrics } from '../../core/metrics/metrics';
+import { pushKeys } from '../../core/notifications/push-state';
+import { stagePushes } from '../../core/notifications/stage-push';
 import type { Effects } from '../../core/realtime/effects';
 import type { RateLimits } from '../../http/rate-limits';
 import type { MatchRecord } from '../matches/match.service';
 import { markRead, type SendInput, storeMessage } from './message.service';
 
 export class ChatService {
-  constructor(private readonly deps: { limits: RateLimits; metrics?: Pick<ServerMetrics, 'messageStored'> }) {}
+  constructor(
+    private readonly deps: {
+      limits: RateLimits;
+      metrics?: Pick<ServerMetrics, 'messageStored'>;
+      /** Where the worker marks conversations whose notification a person's devices show. */
+      redis?: Redis;
+    },
+  ) {}
 
   /**
    * Sends as `senderId`: the rate limit (429), then the one-transaction store (404 for a match the
@@ -73,6 +83,19 @@ export class ChatService {
       );
     }
     if (result.changed) effects.pushBadges([readerId], 'unread');
+    if (result.readMoved) await this.clearNotificationsElsewhere(em, effects, readerId, match.id);
     return result.row;
+  }
+
+  /**
+   * A conversation read on one device closes its notification on the person's other devices
+   * (docs/notifications.md): only when one was shown since the last read, so most reads cost one
+   * Redis call and no job.
+   */
+  private async clearNotificationsElsewhere(em: EntityManager, effects: Effects, readerId: number, matchId: number) {
+    const redis = this.deps.redis;
+    if (!redis) return;
+    if ((await redis.del(pushKeys.shown(readerId, chatNotificationTag(matchId)))) === 0) return;
+    if (await stagePushes(em, [readerId], (userId) => ({ kind: 'clear', userId, matchId }))) effects.relayOutbox();
   }
 }

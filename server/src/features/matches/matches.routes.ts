@@ -54,7 +54,8 @@ export function matchesRoutes(deps: AppDeps): Router {
     const result = await decide(req.em, auth.userId, body.user2Id, body.intent, body.user1Liked, {
       demoReplyDelayMs: replyDelayMs(deps.config.demoReplyDelay),
     });
-    if (result.demoRepliesLater) req.effects.relayOutbox();
+    // A match stages its pushes too (docs/notifications.md).
+    if (result.demoRepliesLater || result.becameMutual) req.effects.relayOutbox();
     const view = await viewOf(req.em, result.row, auth.userId, deps.artwork);
     // Announced under the pair lock, not with req.effects: a block must not overtake it (decide.ts).
     if (result.becameMutual) await announceMutualMatch(req.em, deps.publisher, deps.artwork, result.row, view);

@@ -14,6 +14,7 @@ import {
 } from './moderation.entity';
 import { PodcastSchema } from './podcast.entity';
 import { PodcastEpisodeSchema } from './podcast-episode.entity';
+import { NotificationPreferenceSchema, PushDeviceSchema } from './push-device.entity';
 import { ReportMessageSchema, ReportSchema } from './report.entity';
 import { SessionSchema } from './session.entity';
 import { UserSchema } from './user.entity';
@@ -33,6 +34,7 @@ export * from './message.entity';
 export * from './moderation.entity';
 export * from './podcast.entity';
 export * from './podcast-episode.entity';
+export * from './push-device.entity';
 export * from './report.entity';
 export * from './session.entity';
 export * from './user.entity';
@@ -66,4 +68,6 @@ export const entities = [
   ModerationClaimSchema,
   AppealSchema,
   ModerationNoticeSchema,
+  PushDeviceSchema,
+  NotificationPreferenceSchema,
 ];

@@ -24,6 +24,7 @@ import { Migration20261127000000 } from './Migration20261127000000';
 import { Migration20261127100000 } from './Migration20261127100000';
 import { Migration20261127110000 } from './Migration20261127110000';
 import { Migration20261127130000 } from './Migration20261127130000';
+import { Migration20261127150000 } from './Migration20261127150000';
 
 /** Every committed migration, oldest first. Add new ones here when you create them. */
 export const migrationsList: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127100000', class: Migration20261127100000 },
   { name: 'Migration20261127110000', class: Migration20261127110000 },
   { name: 'Migration20261127130000', class: Migration20261127130000 },
+  { name: 'Migration20261127150000', class: Migration20261127150000 },
 ];
