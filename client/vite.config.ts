@@ -5,7 +5,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { PAGE_TITLE } from '../shared/src/constants.ts';
+import { VitePWA } from 'vite-plugin-pwa';
+import { APP_NAME, APP_TAGLINE, PAGE_TITLE } from '../shared/src/constants.ts';
 
 const clientDir = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 5000}`;
@@ -81,10 +82,53 @@ function precompress(): Plugin {
   };
 }
 
+/** The page's ground (--color-ink in src/index.css): the splash screen and the system bars. */
+const INK = '#0b0b12';
+
+// Installable app and service worker (docs/notifications.md). The worker (src/service-worker/sw.ts)
+// is built by the plugin after the app, with the app's file list injected for precaching; the app
+// registers it itself after load (src/lib/service-worker.ts). The icons are committed PNGs
+// (scripts/make-app-icons.ts). Development (`vite`) has no worker.
+function installableApp() {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src/service-worker',
+    filename: 'sw.ts',
+    injectRegister: false,
+    manifestFilename: 'manifest.webmanifest',
+    // The icons are in the precache list already (globPatterns), the manifest is added by the plugin.
+    includeManifestIcons: false,
+    manifest: {
+      id: '/',
+      name: APP_NAME,
+      short_name: APP_NAME,
+      description: APP_TAGLINE,
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      background_color: INK,
+      theme_color: INK,
+      categories: ['social', 'entertainment'],
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    injectManifest: {
+      // The app shell: the page, the hashed code and styles, the icons (the plugin adds the
+      // manifest). Not the .br/.gz copies (the browser decodes what the server sends), not media,
+      // never the API.
+      globPatterns: ['**/*.{js,css,html,svg,png}'],
+      globIgnores: ['**/*.br', '**/*.gz'],
+    },
+  });
+}
+
 // Run from the repo root: `npx vite build --config client/vite.config.ts`.
 export default defineConfig({
   root: clientDir,
-  plugins: [react(), tailwindcss(), pageTitle(), preloadFirstVisitScreen(), precompress()],
+  plugins: [react(), tailwindcss(), pageTitle(), preloadFirstVisitScreen(), installableApp(), precompress()],
   resolve: {
     alias: {
       '@shared': fileURLToPath(new URL('../shared/src', import.meta.url)),

@@ -22,6 +22,8 @@ describe('the built client', () => {
   let dist: string;
   let server: TestServer;
   const script = `console.log(${JSON.stringify('podmatch '.repeat(200))});`;
+  const manifest = JSON.stringify({ name: 'PodMatch', description: 'podcasts '.repeat(100), start_url: '/' });
+  const worker = `self.addEventListener('push', () => {}); // ${'sw '.repeat(300)}`;
   const html = `<!doctype html><html><head><title>PodMatch</title></head><body>${'<p>x</p>'.repeat(100)}</body></html>`;
 
   beforeAll(async () => {
@@ -36,6 +38,8 @@ describe('the built client', () => {
     };
     write(path.join(dist, 'assets', 'index-abc123.js'), script);
     write(path.join(dist, 'index.html'), html);
+    write(path.join(dist, 'manifest.webmanifest'), manifest);
+    fs.writeFileSync(path.join(dist, 'sw.js'), worker);
     server = await startTestServer({ CLIENT_DIST_DIR: dist });
   });
   afterAll(async () => {
@@ -72,6 +76,28 @@ describe('the built client', () => {
     expect(page.headers.vary).toMatch(/Accept-Encoding/i);
     expect(brotliDecompressSync(page.body).toString()).toBe(html);
     expect((await get(`${server.url}/`)).body.toString()).toBe(html);
+  });
+
+  it('sends the service worker revalidated every time, so a new version is seen at once', async () => {
+    const sw = await get(`${server.url}/sw.js`, 'gzip, deflate, br');
+    expect(sw.status).toBe(200);
+    expect(sw.headers['content-type']).toMatch(/javascript/);
+    expect(sw.headers['cache-control']).toBe('no-cache');
+    expect(sw.body.toString()).toBe(worker);
+  });
+
+  it('sends the web app manifest as application/manifest+json, compressed or not, revalidated', async () => {
+    const br = await get(`${server.url}/manifest.webmanifest`, 'br');
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(br.headers['cache-control']).toBe('no-cache');
+    expect(JSON.parse(brotliDecompressSync(br.body).toString())).toMatchObject({ name: 'PodMatch' });
+    const plain = await get(`${server.url}/manifest.webmanifest`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(plain.body.toString()).toBe(manifest);
   });
 
   it("the page's security policy lets only the hosted video player into frames", async () => {

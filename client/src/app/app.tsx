@@ -1,5 +1,6 @@
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { createQueryClient } from '@/lib/query-client';
+import { listenForNavigation, registerServiceWorker } from '@/lib/service-worker';
 import { readStoredSession } from '@/lib/session';
 import { AppProviders } from './providers';
 import { preloadSessionServices } from './root-layout';
@@ -11,6 +12,10 @@ const session = readStoredSession();
 if (session) preloadSessionServices();
 preloadRoute(window.location.pathname, session && { queryClient, userId: session.userId });
 const router = createBrowserRouter(routes);
+// The service worker registers after load (never before the first paint); a tapped notification
+// routes this window to its screen (docs/notifications.md).
+registerServiceWorker();
+listenForNavigation((url) => void router.navigate(url));
 
 export function App() {
   return (

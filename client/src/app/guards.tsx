@@ -1,10 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { CloudOff } from 'lucide-react';
+import { useCallback, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { LoadingScreen } from '@/components/ui/loading-screen';
 import { authCheckAtom } from '@/lib/auth-check';
+import { useConnection } from '@/lib/online';
 import { endSession, sessionAtom } from '@/lib/session';
 import { useCurrentUser } from '@/lib/user-queries';
 
@@ -22,19 +24,49 @@ export function useAuthStatus(): AuthStatus {
   return check.state === 'valid' ? 'authenticated' : 'unreachable';
 }
 
+/** Tries again by itself after these waits while the network is away (then every 30 s). */
+const RETRY_DELAYS_MS = [2_000, 4_000, 8_000, 16_000, 30_000];
+
+/**
+ * The session could not be checked. Without a network (the app opened from the service worker's
+ * cache) it says so and tries again by itself: on the browser's `online` event and after growing
+ * waits, as the network may come back without one.
+ */
 function UnreachableScreen() {
   const queryClient = useQueryClient();
   const setCheck = useSetAtom(authCheckAtom);
-  const retry = () => {
+  const connection = useConnection();
+  const waiting = connection !== 'online';
+  const retry = useCallback(() => {
     setCheck(null);
     void queryClient.refetchQueries({ type: 'active' });
-  };
+  }, [queryClient, setCheck]);
+  useEffect(() => {
+    window.addEventListener('online', retry);
+    return () => window.removeEventListener('online', retry);
+  }, [retry]);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (!waiting) return;
+    const delay = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)];
+    const timer = setTimeout(() => {
+      setAttempt((n) => n + 1);
+      void queryClient.refetchQueries({ type: 'active' });
+    }, delay);
+    return () => clearTimeout(timer);
+  }, [waiting, attempt, queryClient]);
   return (
     <main className="grid min-h-dvh place-items-center px-6 text-center">
       <div className="w-full max-w-sm">
         <CloudOff aria-hidden="true" className="mx-auto size-10 text-zinc-500" />
-        <h1 className="mt-4 text-xl font-semibold text-white">Can't reach PodMatch</h1>
-        <p className="mt-2 text-sm text-zinc-400">We could not check your session. Please try again.</p>
+        <h1 className="mt-4 text-xl font-semibold text-white">
+          {waiting ? 'Waiting for a connection' : "Can't reach PodMatch"}
+        </h1>
+        <p className="mt-2 text-sm text-zinc-400">
+          {waiting
+            ? 'Your matches and messages load as soon as PodMatch can be reached again.'
+            : 'We could not check your session. Please try again.'}
+        </p>
         <div className="mt-6 grid gap-3">
           <Button onClick={retry}>Try again</Button>
           <Button variant="ghost" onClick={() => endSession()}>

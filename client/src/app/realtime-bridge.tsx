@@ -17,6 +17,7 @@ import { invalidateAfterMatch, invalidateFeed } from '@/features/feed/feed-queri
 import { announceMatch, MatchMomentHost } from '@/features/match-moment';
 import { addMatchToList, forgetMatch } from '@/features/matches/match-queries';
 import { addNotice, NoticeHost } from '@/features/notices';
+import { PushFocusHost } from '@/features/notifications';
 import { libraryQuery } from '@/features/podcasts/podcast-queries';
 import { spotifyStatusQuery } from '@/features/spotify/spotify-queries';
 import { videoIntrosQuery } from '@/features/videos/video-project';
@@ -61,6 +62,8 @@ const afterJob: { [N in JobName]: Invalidate } = {
   'demo.chatReply': () => {},
   // Sends no job status either: the report retention sweep.
   'reports.expire': () => {},
+  // Nor does a push to someone's devices while the app is closed (docs/notifications.md).
+  'push.send': () => {},
   // A finished video becomes the intent's video: the owner's video list shows it, and the feed's
   // cards (which carry video urls) are read again.
   'video.render': afterVideo,
@@ -191,6 +194,7 @@ export default function RealtimeBridge({ userId }: { userId: number }) {
     <>
       <MatchMomentHost />
       <NoticeHost userId={userId} />
+      <PushFocusHost userId={userId} />
     </>
   );
 }

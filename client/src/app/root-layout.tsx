@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { LoadingScreen } from '@/components/ui/loading-screen';
 import { sessionAtom } from '@/lib/session';
+import { AppStatusBar } from './app-status-bar';
 import { useHashRedirect } from './hash-redirect';
 import { preload } from './preload';
 import { useSessionLifecycle } from './session-lifecycle';
@@ -15,7 +16,10 @@ export function preloadSessionServices(): void {
   preload(loadSessionServices);
 }
 
-/** Top of every route: shared-link hash redirect, session bookkeeping and services while signed in. */
+/**
+ * Top of every route: shared-link hash redirect, session bookkeeping, the offline and update bar,
+ * and services while signed in.
+ */
 export function RootLayout() {
   useHashRedirect();
   useSessionLifecycle();
@@ -23,6 +27,7 @@ export function RootLayout() {
 
   return (
     <>
+      <AppStatusBar />
       <Suspense fallback={<LoadingScreen />}>
         <Outlet />
       </Suspense>

@@ -1,5 +1,6 @@
 import { NEW_TOKEN_HEADER } from '@shared/constants';
 import type { ErrorBody } from '@shared/schemas/common';
+import { noteNetworkAnswer, noteNetworkFailure } from './online';
 import { readStoredToken, replaceToken } from './session';
 
 // Kept free of zod and of the endpoint table on purpose: this module is part of the first load of
@@ -52,6 +53,8 @@ export interface FetchOptions {
   on401?: On401;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** The request outlives the page (a last report on pagehide); small bodies only. */
+  keepalive?: boolean;
 }
 
 function parseJson(text: string): unknown {
@@ -78,13 +81,22 @@ export async function apiFetch(url: string, options: FetchOptions = {}): Promise
     body = JSON.stringify(options.json);
   }
 
-  const response = await fetch(url, {
-    method: options.method ?? 'GET',
-    headers,
-    body,
-    credentials: 'include',
-    signal: options.signal,
-  });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      credentials: 'include',
+      signal: options.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
+    });
+  } catch (error) {
+    // A TypeError: the request never reached the server (an abort is a DOMException).
+    if (error instanceof TypeError) noteNetworkFailure();
+    throw error;
+  }
+  noteNetworkAnswer();
 
   const newToken = response.headers.get(NEW_TOKEN_HEADER);
   if (newToken) replaceToken(newToken);

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { useLogout } from '@/features/auth/use-logout';
 import { BlueskyLinkCard } from '@/features/bluesky/bluesky-link-card';
 import { ModerationLink } from '@/features/moderation/moderation-link';
+import { NotificationsCard } from '@/features/notifications';
 import { ProfileScreen } from '@/features/profile/profile-screen';
 import { SignInWaysCard } from '@/features/sign-in-ways';
 import { SpotifyConnectionCard } from '@/features/spotify/spotify-connection-card';
@@ -43,6 +44,7 @@ export default function ProfileRoute() {
       {user?.role ? <ModerationLink role={user.role} /> : null}
       {user ? <SpotifyConnectionCard userId={user.id} /> : null}
       {user ? <BlueskyLinkCard userId={user.id} /> : null}
+      {user ? <NotificationsCard userId={user.id} /> : null}
       {user ? (
         <SignInWaysCard userId={user.id} passkeys={Boolean(methods?.passkey)} email={Boolean(methods?.email)} />
       ) : null}

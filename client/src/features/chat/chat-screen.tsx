@@ -1,5 +1,6 @@
 import { TIMING } from '@shared/constants';
 import type { MatchView, ReportReason } from '@shared/schemas/matches';
+import { chatNotificationTag } from '@shared/schemas/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { RotateCw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
@@ -8,6 +9,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { MatchOptionsDialog, useReportUser } from '@/features/matches';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { matchQuery } from '@/lib/match-cache';
+import { closeNotifications } from '@/lib/service-worker';
 import { useSocketConnected } from '@/lib/socket';
 import { toast } from '@/lib/toast';
 import { ChatComposer } from './chat-composer';
@@ -105,7 +107,10 @@ function ConversationView({ userId, match, conversation, icebreaker: startWithIc
 
   const empty = conversation && conversation.messages.length === 0 && conversation.pending.length === 0;
   return (
-    <main data-testid="chat-screen" className="mx-auto flex h-dvh w-full max-w-md flex-col">
+    <main
+      data-testid="chat-screen"
+      className="mx-auto flex h-[calc(100dvh-var(--app-status-height,0px))] w-full max-w-md flex-col"
+    >
       <ChatHeader match={match} online={online} />
       {!conversation ? (
         <div role="status" className="grid flex-1 place-items-center text-sm text-zinc-400">
@@ -158,6 +163,22 @@ function ConversationView({ userId, match, conversation, icebreaker: startWithIc
   );
 }
 
+/**
+ * An open conversation is read on this device: its notifications here close when it opens and when
+ * this tab comes back into view (docs/notifications.md, "What a tap opens").
+ */
+function useCloseChatNotifications(matchId: number): void {
+  useEffect(() => {
+    const tag = chatNotificationTag(matchId);
+    void closeNotifications(tag);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void closeNotifications(tag);
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [matchId]);
+}
+
 function ChatLoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
     <main role="alert" className="grid min-h-dvh place-items-center px-6 text-center">
@@ -189,6 +210,7 @@ export function ChatScreen({ userId, matchId, icebreaker }: { userId: number; ma
     refetchInterval: TIMING.messagePollMs,
   });
   useEffect(() => markChatOpen(matchId), [matchId]);
+  useCloseChatNotifications(matchId);
 
   if (removedAs === 'accountDeleted' || removedAs === 'suspended') return <ChatNotFound reason={removedAs} />;
   if (removed || hidden(match.error) || hidden(conversation.error)) return <ChatNotFound />;

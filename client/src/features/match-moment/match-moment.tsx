@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router-dom';
 import { PersonPicture } from '@/components/person-picture';
 import { PodcastArtwork } from '@/components/podcast-artwork';
 import { Button } from '@/components/ui/button';
+import { NotificationsPrompt } from '@/features/notifications';
 import { handleModalKeys } from '@/lib/modal-keys';
 import { appStore } from '@/lib/store';
 import { useCurrentUser } from '@/lib/user-queries';
@@ -147,6 +148,8 @@ function MatchMoment({ match }: { match: MatchView }) {
             Keep browsing
           </Button>
         </div>
+        {/* Once per account on this browser, where push could work (docs/notifications.md). */}
+        {me ? <NotificationsPrompt userId={me.id} name={name} /> : null}
       </div>
     </div>
   );
