@@ -144,7 +144,22 @@ test('the profile card turns notifications on for this device; a message then re
   await page.goto('/profile');
   const card = page.getByTestId('notifications-card');
   await expect(card.getByTestId('notifications-state')).toHaveText('Off for this device');
+  // Whether a headless page has focus varies: the browser's answer is set here. The person is looking
+  // at the app when the device is registered, so its first focus report says so.
+  const focusReport = (focused: boolean) =>
+    context.waitForEvent('requestfinished', {
+      predicate: (request) => request.url().endsWith('/focus') && request.postData() === JSON.stringify({ focused }),
+      timeout: 10_000,
+    });
+  const setFocus = (focused: boolean) =>
+    page.evaluate((value) => {
+      Document.prototype.hasFocus = () => value;
+      window.dispatchEvent(new Event(value ? 'focus' : 'blur'));
+    }, focused);
+  await setFocus(true);
+  const focused = focusReport(true);
   await card.getByRole('button', { name: 'Turn on notifications on this device' }).click();
+  expect((await (await focused).response())?.status()).toBe(200);
   await expect(card.getByTestId('notifications-state')).toHaveText('On for this device');
   const device = card.getByTestId('push-device');
   await expect(device).toHaveCount(1);
@@ -163,6 +178,15 @@ test('the profile card turns notifications on for this device; a message then re
   await expect(card.getByTestId('notifications-save-state')).toHaveText('Saved');
   await card.scrollIntoViewIfNeeded();
   await card.screenshot({ path: 'test-results/screens/notifications-card.png' });
+  // Off again, so that the push below is not held back whatever the time of day of this run.
+  await card.getByRole('switch', { name: 'Quiet hours' }).uncheck();
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect
+    .poll(async () => {
+      const answer = await page.request.get(`/api/users/${person.id}/notifications`, { headers: authHeaders(person) });
+      return ((await answer.json()) as { preferences: { quietHours: unknown } }).preferences.quietHours;
+    })
+    .toBeNull();
 
   // Someone matches and writes while the app is closed: the device gets the conversation's push.
   const samName = freshUsername('pwa_sam');
@@ -173,8 +197,10 @@ test('the profile card turns notifications on for this device; a message then re
   await like(context.request, person, sam);
   await like(context.request, sam, person);
   const matchId = await matchIdOf(person, sam);
-  // Closing the tab tells the server this device has no focused tab any more (pagehide).
-  await page.close();
+  // The person switches to another app: the device reports its blur, and pushes are no longer held back.
+  const unfocused = focusReport(false);
+  await setFocus(false);
+  expect((await (await unfocused).response())?.status()).toBe(200);
   const sent = await context.request.post('/api/chat', {
     headers: authHeaders(sam),
     data: { matchId, senderId: sam.id, content: 'Hello from the other side' },

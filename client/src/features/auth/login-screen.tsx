@@ -72,7 +72,9 @@ export function LoginScreen() {
   const autofill = usePasskeyAutofill(Boolean(methods?.passkey));
 
   return (
-    <main className="relative flex min-h-dvh flex-col items-center justify-center overflow-hidden px-6 py-12">
+    // Top-aligned, not centred: the ways in arrive after the first paint, and a centred column would
+    // jump up as they do (a layout shift of the whole screen).
+    <main className="relative flex min-h-dvh flex-col items-center overflow-hidden px-6 pt-[max(3rem,10dvh)] pb-12">
       <div
         aria-hidden="true"
         className="pointer-events-none absolute -top-40 left-1/2 h-80 w-[36rem] -translate-x-1/2 rounded-full bg-[conic-gradient(from_120deg,var(--color-romantic),var(--color-platonic),var(--color-professional),var(--color-romantic))] opacity-25 blur-3xl"
@@ -114,16 +116,17 @@ export function LoginScreen() {
           {methods?.passkey ? (
             <LostPasskeyHelp email={methods.email} bluesky={methods.bluesky} spotify={methods.spotify} />
           ) : null}
-          <ClearStorageButton />
+          {methods || isError ? <ClearStorageButton /> : null}
         </section>
 
-        {DEV_LOGIN_ENABLED && methods?.devLogin !== false ? (
+        {/* Below the ways in: shown once they are known, so nothing already drawn is pushed down. */}
+        {DEV_LOGIN_ENABLED && (methods ? methods.devLogin !== false : isError) ? (
           <div className="mt-8" hidden={Boolean(suspension)}>
             <DevLoginForm />
           </div>
         ) : null}
 
-        <footer className="mt-10 text-center text-xs leading-relaxed text-zinc-500">
+        <footer className="mt-10 text-center text-xs leading-relaxed text-zinc-500" hidden={!methods && !isError}>
           By continuing you agree to our{' '}
           <a href="/terms" className="text-zinc-300 underline-offset-2 hover:underline">
             Terms of Service
