@@ -124,10 +124,21 @@ describe('rolling restart of every server and worker under load', () => {
           reconnectionDelayMax: 500,
         });
         socket.on('message:new', show);
-        // The app catches up by seq after a reconnect.
+        // The app catches up by seq after a reconnect, and retries a catch-up that failed (TanStack
+        // Query's retries): one sent while a server closes can meet the closing connection.
         socket.io.on('reconnect', () => {
           reconnects++;
-          void catchUp(b, matchId, lastSeq).then((all) => all.forEach(show));
+          const from = lastSeq;
+          void (async () => {
+            for (let attempt = 1; ; attempt++) {
+              try {
+                return (await catchUp(b, matchId, from)).forEach(show);
+              } catch (error) {
+                if (attempt === 10) throw error;
+                await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+              }
+            }
+          })();
         });
         await new Promise<void>((resolve, reject) => {
           socket.once('connect', () => resolve());

@@ -56,6 +56,12 @@ export function PrivacyScreen() {
             when it was created, when it expires and your browser's user-agent string.
           </li>
           <li>
+            <strong>Push notifications</strong>, only if you turn them on for a device: that browser's push address and
+            the keys that encrypt what we send to it (never shown back), a device label such as "Chrome on Android",
+            when it was added and last used, and your notification settings and quiet hours. What a notification carries
+            is encrypted for your device; it contains a message's text only if you turn on previews.
+          </li>
+          <li>
             <strong>Computed matching data:</strong> match percentages and "similar taste" lists, worked out from the
             shows people have not hidden, and rebuilt regularly.
           </li>
@@ -66,7 +72,8 @@ export function PrivacyScreen() {
         </ul>
         <p>
           Short-lived technical records (chat rate-limit counters, Spotify sign-in state for 10 minutes, one-time
-          sign-in codes for 60 seconds, who is online right now) live in memory and expire on their own.
+          sign-in codes for 60 seconds, who is online right now, which of your devices has the app open) live in memory
+          and expire on their own.
         </p>
       </LegalSection>
 
@@ -78,6 +85,10 @@ export function PrivacyScreen() {
             why you match.
           </li>
           <li>Your profiles, pictures and videos: to show you to people in the feed of the intent you chose.</li>
+          <li>
+            Your notification devices and settings: to tell you about new matches, messages and finished videos while
+            the app is closed, and only as you asked.
+          </li>
           <li>
             Likes, passes, matches and messages: so you can match and talk, and so people you passed do not return.
           </li>
@@ -155,17 +166,17 @@ export function PrivacyScreen() {
           <li>
             <strong>Download my data</strong> saves a JSON file with everything we store about you: your account and
             profiles, your linked Bluesky identity, your library, your likes, passes and matches, the messages you sent
-            and the ones you received in your current conversations, your video intros, your blocks and reports, and
-            your sign-in sessions. It never contains a password, a token or a token hash, nor who reported you; other
-            people appear only by their id and display name, and by their id alone once either of you has blocked the
-            other.
+            and the ones you received in your current conversations, your video intros, your blocks and reports, your
+            sign-in sessions, and the devices that receive notifications (by label and dates) with your notification
+            settings. It never contains a password, a token or a token hash, nor who reported you; other people appear
+            only by their id and display name, and by their id alone once either of you has blocked the other.
           </li>
           <li>
             <strong>Delete account</strong> asks you to type DELETE to confirm, then deletes your account at once with
-            everything linked to it: profiles, pictures and videos, library, likes, matches, messages, blocks, sessions
-            and tokens (reports are kept for a year, as described above). Your matches disappear from the other people's
-            screens right away, and every device you are signed in on is signed out. Your username and Spotify account
-            are free again, so you can sign up afresh later.
+            everything linked to it: profiles, pictures and videos, library, likes, matches, messages, blocks, sessions,
+            notification devices and tokens (reports are kept for a year, as described above). Your matches disappear
+            from the other people's screens right away, and every device you are signed in on is signed out. Your
+            username and Spotify account are free again, so you can sign up afresh later.
           </li>
         </ul>
         <p>
