@@ -25,6 +25,9 @@ export default defineConfig({
     // cost a fifth of the tier's CPU on two cores. The failure screenshot stays.
     trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
+    // The service worker (docs/notifications.md) precaches the whole build in every new context:
+    // only pwa.spec.ts, which tests it, lets it register.
+    serviceWorkers: 'block',
   },
   projects: [
     {

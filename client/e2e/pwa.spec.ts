@@ -10,7 +10,8 @@ import { authHeaders, freshUsername, like, matchIdOf, screenshotForDocs, shareAS
 // tap. The e2e servers serve the production build, so /sw.js is there.
 
 // A phone's width, and pixels that are pleasant to look at in the screenshots.
-test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+// The other specs block the service worker (client/e2e/playwright.config.ts); this one tests it.
+test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, serviceWorkers: 'allow' });
 
 /** Waits until the service worker controls `page` (it registers after load and claims open windows). */
 async function controlledByServiceWorker(page: Page): Promise<void> {
