@@ -13,6 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { QUEUES } from '@shared/jobs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -389,6 +390,17 @@ esac
       expect(bundles, `${name} runs ${command.join(' ')}`).toContain(command[1]);
       expect(command.join(' '), name).not.toMatch(/tsx|\.ts\b/);
     }
+  });
+
+  it('every job queue is served by a compose worker role', () => {
+    // A worker serves the queues of its WORKER_QUEUES, all of them when unset (worker/src/config.ts).
+    const served = appServices()
+      .filter(([, service]) => (service.command as string[])[1] === 'worker.mjs')
+      .flatMap(([, service]) => {
+        const queues = service.environment?.WORKER_QUEUES as string | undefined;
+        return queues ? queues.split(',').map((queue) => queue.trim()) : Object.values(QUEUES);
+      });
+    for (const queue of Object.values(QUEUES)) expect(served, `a worker serving ${queue}`).toContain(queue);
   });
 
   it('the Prometheus files parse: five paging alerts, and a scrape of every app service on METRICS_PORT', () => {
