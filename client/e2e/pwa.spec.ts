@@ -3,7 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, expect, type Page, test, type Worker } from '@playwright/test';
 import { startPushService } from '../../scripts/lib/push-stand-in';
-import { authHeaders, freshUsername, like, matchIdOf, screenshotForDocs, shareAShow, signIn } from './helpers';
+import {
+  authHeaders,
+  exposeSocket,
+  freshUsername,
+  like,
+  matchIdOf,
+  matchMoment,
+  screenshotForDocs,
+  shareAShow,
+  signIn,
+  waitUntilLive,
+} from './helpers';
 
 // The installable app (docs/notifications.md): manifest and service worker, the app opening
 // offline, the profile's notifications opt-in, and what the service worker does with a push and a
@@ -218,6 +229,30 @@ test('the profile card turns notifications on for this device; a message then re
       url: `/chat/${matchId}`,
     });
   await push.close();
+});
+
+test('a new match offers notifications once, in the match moment', async ({ page, context }) => {
+  await exposeSocket(context);
+  const person = await signIn(page, 'pwa_moment');
+  await controlledByServiceWorker(page);
+  await waitUntilLive(page);
+  const samName = freshUsername('pwa_rio');
+  const samLogin = await context.request.post('/api/auth/dev-login', { data: { username: samName } });
+  const samJson = (await samLogin.json()) as { token: string; user: { id: number } };
+  const sam = { page, name: samName, id: samJson.user.id, token: samJson.token };
+  await shareAShow(person, sam);
+  await like(context.request, person, sam);
+  // Sam likes back: the match moment opens, with the offer under it.
+  await like(context.request, sam, person);
+  const offer = matchMoment(page).getByTestId('notifications-prompt');
+  await expect(offer).toContainText(`Want to know when ${samName} writes back?`, { timeout: 15_000 });
+  await expect(offer.getByRole('button', { name: 'Turn on notifications' })).toBeVisible();
+  await screenshotForDocs(page, 'match-moment-notifications');
+  await offer.getByRole('button', { name: 'Not now' }).click();
+  await expect(offer).toHaveCount(0);
+  expect(
+    await page.evaluate((id) => localStorage.getItem(`podmatch.notificationsOffered.${id}`), person.id),
+  ).toBeTruthy();
 });
 
 test('the service worker shows a push unless the app is in front, clears it, and a tap opens its screen', async ({

@@ -115,6 +115,42 @@ describe('push devices and preferences', () => {
     for (const person of people) expect((await settings(person)).json.devices).toHaveLength(MAX_PUSH_DEVICES);
   });
 
+  it('takes preferences and focus reports from many people at once, each keeping their last', async () => {
+    const people = await Promise.all(Array.from({ length: 30 }, () => server.login(uniqueName('Busy'))));
+    const devices = await Promise.all(
+      people.map(async (person) => (await addDevice(person, { ...subscription(), deviceLabel: 'Phone' })).json.id),
+    );
+    // 30 people x 4 preference saves and 4 focus reports, all at once: several times the pool.
+    const results = await Promise.all(
+      people.flatMap((person, p) =>
+        [0, 1, 2, 3].flatMap((round) => [
+          server.call('PUT', `/api/users/${person.user.id}/notifications/preferences`, {
+            token: person.token,
+            body: { ...DEFAULT_NOTIFICATION_PREFERENCES, paused: round % 2 === 1, previews: p % 2 === 0 },
+          }),
+          server.call('PUT', `/api/users/${person.user.id}/push-devices/${devices[p]}/focus`, {
+            token: person.token,
+            body: { focused: round % 2 === 0 },
+          }),
+        ]),
+      ),
+    );
+    expect(results.filter((r) => r.status !== 200).map((r) => `${r.status} ${r.text}`)).toEqual([]);
+    for (const [p, person] of people.entries()) {
+      const { preferences } = (await settings(person)).json;
+      expect(preferences.previews).toBe(p % 2 === 0);
+    }
+    const rows = await server.running.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        'select count(*)::int as n from notification_preferences where user_id = any(?::int[])',
+        [`{${people.map((person) => person.user.id).join(',')}}`],
+        'all',
+      );
+    expect(rows[0]?.n).toBe(30);
+  });
+
   it('saves preferences and quiet hours, and refuses impossible ones', async () => {
     const maya = await server.login(uniqueName('Maya'));
     const save = (body: object) =>
