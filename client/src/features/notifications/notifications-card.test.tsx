@@ -169,8 +169,9 @@ describe('NotificationsCard', () => {
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '23:30' } });
 
     fireEvent.click(save);
-    expect((await screen.findByTestId('notifications-problem')).textContent).toBe(
-      'Too many changes. Try again in a minute.',
+    // The alert is always there (empty until a problem): wait for its text, not for the element.
+    await waitFor(() =>
+      expect(screen.getByTestId('notifications-problem').textContent).toBe('Too many changes. Try again in a minute.'),
     );
     refuse = false;
     fireEvent.click(save);
