@@ -21,9 +21,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     baseURL,
-    // A failed test keeps its trace (actions, DOM snapshots, network); without the screencast, which
-    // cost a fifth of the tier's CPU on two cores. The failure screenshot stays.
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // Recording a trace (actions, DOM snapshots, network) costs every test a tenth of its CPU, kept or
+    // not, so it is off unless asked for: E2E_TRACE=on keeps a failed test's trace (without the
+    // screencast, which cost a fifth of the tier's CPU). The failure screenshot is always kept.
+    trace: process.env.E2E_TRACE === 'on' ? { mode: 'retain-on-failure', screenshots: false } : 'off',
     screenshot: 'only-on-failure',
     // The service worker (docs/notifications.md) precaches the whole build in every new context:
     // only pwa.spec.ts, which tests it, lets it register.
