@@ -41,11 +41,11 @@ type Tier = (typeof TIERS)[number];
  * worker) run in one vitest call instead, so their test files share its workers (maxWorkers in
  * vitest.config.ts) and the machine. The fault tests time outages of their own: beside the server
  * and worker files they took four times as long, and beside the smoke runs a third longer, which
- * saved nothing (185 s with smoke against 136 + 51 s one after the other). The smoke runs (tiny
- * sizes, no timing targets) run beside the browser tests, which leave a core idle a seventh of their
- * time (waits, their last spec alone): 366 s together against 81 + 328 s one after the other.
+ * saved nothing (185 s with smoke against 136 + 51 s one after the other). The smoke runs print
+ * timings and the browser tests run against one shared stack: each of those phases has the machine
+ * to itself.
  */
-const PHASES: Tier[][] = [['static', 'unit'], ['server', 'worker'], ['faults'], ['smoke', 'e2e']];
+const PHASES: Tier[][] = [['static', 'unit'], ['server', 'worker'], ['faults'], ['smoke'], ['e2e']];
 /** The vitest projects that are tiers of their own (vitest.config.ts). */
 const SERVICE_TIERS = new Set<Tier>(['server', 'worker', 'faults']);
 
