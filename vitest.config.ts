@@ -6,7 +6,7 @@ import SlowestFirst from './scripts/test/sequencer';
 const resolve = { tsconfigPaths: true };
 
 // The slow fault tests: real processes killed and restarted (servers, workers, Redis, PostgreSQL),
-// each timing its own outage. A tier of their own ('faults'), one file at a time.
+// each timing its own outage. A tier of their own ('faults'), two files at a time.
 const FAULT_TESTS = [
   'server/src/realtime/failover.test.ts',
   'server/src/realtime/redis-restart.test.ts',
@@ -74,7 +74,7 @@ export default defineConfig({
       {
         resolve,
         test: {
-          ...services,
+          ...appFiles,
           name: 'faults',
           include: FAULT_TESTS,
           maxWorkers: 2,

@@ -39,23 +39,21 @@ function importedPackages(metafile: Metafile): Set<string> {
   return packages;
 }
 
-/** Builds into `out` (default dist/); the production packages the bundles import. */
-export async function buildProduction({
-  out = path.join(root, 'dist'),
-  skipClient = false,
-}: {
-  out?: string;
-  skipClient?: boolean;
-} = {}): Promise<{ packages: string[] }> {
-  if (!skipClient || !fs.existsSync(path.join(root, 'client/dist/index.html'))) buildClient(root);
-  fs.rmSync(out, { recursive: true, force: true });
+/**
+ * Bundles `names` (default: all of BUNDLES) into `out` as `<name>.mjs` with esbuild: one file per
+ * entry, packages left to node_modules (found from `out` upwards, or installed beside it).
+ */
+export async function bundleApp(
+  out: string,
+  names: (keyof typeof BUNDLES)[] = Object.keys(BUNDLES) as (keyof typeof BUNDLES)[],
+): Promise<Metafile> {
   const result = await build({
-    entryPoints: Object.fromEntries(Object.entries(BUNDLES).map(([name, source]) => [name, path.join(root, source)])),
+    entryPoints: Object.fromEntries(names.map((name) => [name, path.join(root, BUNDLES[name])])),
     outdir: out,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     // One file per entry, no shared chunks: code that loads a file by `new URL('./x',
-    // import.meta.url)` (the scoring thread) then finds it beside the entry, in dist/.
+    // import.meta.url)` (the scoring thread) then finds it beside the entry.
     splitting: false,
     format: 'esm',
     platform: 'node',
@@ -69,11 +67,25 @@ export async function buildProduction({
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
   });
+  return result.metafile;
+}
+
+/** Builds into `out` (default dist/); the production packages the bundles import. */
+export async function buildProduction({
+  out = path.join(root, 'dist'),
+  skipClient = false,
+}: {
+  out?: string;
+  skipClient?: boolean;
+} = {}): Promise<{ packages: string[] }> {
+  if (!skipClient || !fs.existsSync(path.join(root, 'client/dist/index.html'))) buildClient(root);
+  fs.rmSync(out, { recursive: true, force: true });
+  const metafile = await bundleApp(out);
 
   const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
   };
-  const packages = [...importedPackages(result.metafile)].sort();
+  const packages = [...importedPackages(metafile)].sort();
   const notProduction = packages.filter((name) => !(name in manifest.dependencies));
   if (notProduction.length > 0) {
     throw new Error(

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { initOrm, migrate } from '@server/core/db/orm';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { bundleApp } from '../build';
 import {
   type LocalStack,
   recreateDatabase,
@@ -30,6 +31,8 @@ declare module 'vitest' {
     fileDatabasePrefix: string;
     /** One redis-server per vitest worker slot (VITEST_POOL_ID 1..n). */
     redisSlots: string[];
+    /** The server's and worker's bundles (`server.mjs`, `worker.mjs`) that tests start as processes. */
+    appBundleDir: string;
   }
 }
 
@@ -44,6 +47,12 @@ export default async function setup(project: TestProject) {
       stops.push(stack.release);
       postgresBase = stack.postgresBaseUrl;
     }
+
+    // Tests that start the server or worker as a process run them as production does: bundled, so
+    // each starts in about a second instead of compiling its sources as it goes (tsx).
+    const appBundleDir = path.join(dataDir, `app-bundle-${project.name}`);
+    const bundled = bundleApp(appBundleDir, ['server', 'worker', 'score-people.thread']);
+    bundled.catch(() => undefined); // awaited below
 
     const templateDatabase = `podmatch_test_${project.name}`;
     const fileDatabasePrefix = `podmatch_test_${project.name}_f`;
@@ -73,6 +82,8 @@ export default async function setup(project: TestProject) {
     project.provide('templateDatabase', templateDatabase);
     project.provide('fileDatabasePrefix', fileDatabasePrefix);
     project.provide('redisSlots', redisSlots);
+    await bundled;
+    project.provide('appBundleDir', appBundleDir);
   } catch (error) {
     await stopAll();
     throw error;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { api, CHAT_TEXTS, RATE_LIMIT_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROCESS_START_TIMEOUT_MS } from '../test/app-process';
+import { appProcessArgs, PROCESS_START_TIMEOUT_MS } from '../test/app-process';
 import { type Person, sendSocket } from '../test/chat-flow';
 import { shareAShow } from '../test/feed-fixture';
 import { startTestServer, TestClient, type TestServer, testEnv, uniqueName, until } from '../test/harness';
@@ -55,7 +55,7 @@ async function withLibrary(server: TestClient, who: Person, ip: string): Promise
 
 async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; client: TestClient }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, appProcessArgs('server'), {
     env: { ...process.env, ...testEnv({ ...env, PORT: String(port), LOG_LEVEL: 'warn' }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Message } from '@shared/index';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appProcessArgs } from '../test/app-process';
 import { mutualPair, type Person } from '../test/chat-flow';
 import { TestClient, type TestSocket, testEnv, until } from '../test/harness';
 import { ownMigratedDatabase } from '../test/own-database';
@@ -31,7 +32,7 @@ describe('Redis restarted under chat load', () => {
     redisPort = await freePort();
     redis = await startRedisProcess(redisPort);
     const port = await freePort();
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    server = spawn(process.execPath, appProcessArgs('server'), {
       env: {
         ...process.env,
         ...testEnv({

@@ -1,17 +1,25 @@
 // Real server and worker processes for the fault tests (docs/operations.md, "Faults"), started with
 // the test environment plus what each test sets.
 import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { QUEUES, WORKER_HEARTBEAT } from '@shared/index';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { inject } from 'vitest';
 import { sql } from '../core/db/sql';
 import { testEnv, until } from './harness';
 
 /**
- * How long a server or worker process may take to start: it compiles its code as it starts (tsx),
- * slowly while the test files beside this one keep the cores busy.
+ * The arguments of `node` that run the server or the worker: its bundle, built by the tier's global
+ * setup (scripts/test/stack-setup.ts), as production runs it; it starts on less CPU than the
+ * sources through tsx, which compile as they load.
  */
+export function appProcessArgs(app: 'server' | 'worker'): string[] {
+  return [path.join(inject('appBundleDir'), `${app}.mjs`)];
+}
+
+/** How long a server or worker process may take to start, slowly while files beside it keep the cores busy. */
 export const PROCESS_START_TIMEOUT_MS = 60_000;
 
 /** Resolves with the exit code once `child` has exited (at once if it already has). */
@@ -24,7 +32,7 @@ export function exited(child: ChildProcess): Promise<number | null> {
 
 /** Starts a server process on `port`; its last output is kept for the error if it dies starting. */
 export async function startServerProcess(port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, appProcessArgs('server'), {
     env: { ...process.env, ...testEnv({ PORT: String(port), LOG_LEVEL: 'error', TRUST_PROXY: 'loopback', ...env }) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -58,7 +66,7 @@ export async function workerBeating(redis: Redis, pid: number | undefined, queue
  * resolved once its heartbeat is seen through `redis` on the video queue.
  */
 export async function startWorkerProcess(env: Record<string, string>, redis: Redis): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/src/main.ts'], {
+  const child = spawn(process.execPath, appProcessArgs('worker'), {
     env: { ...process.env, ...testEnv({ DEMO_VIDEOS: 'off', ...env }) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { CHAT_TEXTS } from '@shared/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROCESS_START_TIMEOUT_MS } from '../../test/app-process';
+import { appProcessArgs, PROCESS_START_TIMEOUT_MS } from '../../test/app-process';
 import { EventLog, emitRaw, mutualPair, sendRest, sendSocket } from '../../test/chat-flow';
 import { startTestServer, TestClient, type TestServer, testEnv, until } from '../../test/harness';
 import { freePort } from '../../test/spotify-flow';
@@ -22,7 +22,7 @@ describe('chat across two server instances', () => {
   beforeAll(async () => {
     one = await startTestServer(LIMIT);
     const port = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    child = spawn(process.execPath, appProcessArgs('server'), {
       env: { ...process.env, ...testEnv({ ...LIMIT, PORT: String(port), LOG_LEVEL: 'warn' }) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
