@@ -11,6 +11,9 @@ import { expectVideoPlaying, importOpmlTitles, type Person, signIn, signInSetUp,
 // (checked in the browser, uploaded with real progress, transcoded), each ending up playing in the card.
 
 test.use({ viewport: { width: 390, height: 844 } });
+// Its tests make people of their own, and files start in alphabetical order, this one near the end
+// with 50 s of tests: spread over both workers, it no longer runs on alone at the end of the tier.
+test.describe.configure({ mode: 'parallel' });
 
 type TestWindow = { __podmatchSocket?: { connected: boolean; disconnect(): void } };
 
