@@ -89,6 +89,9 @@ export default defineConfig({
           environment: 'happy-dom',
           setupFiles: ['client/src/test/setup.ts'],
           maxWorkers: UNIT_WORKERS,
+          // A wait for the screen may take up to 5 s (asyncUtilTimeout in the setup file), so a test
+          // with a few of them needs more than Vitest's 5 s default while tsc shares the machine.
+          testTimeout: 15_000,
         },
       },
     ],
