@@ -10,6 +10,7 @@ import {
   like,
   matchIdOf,
   matchMoment,
+  type Person,
   screenshotForDocs,
   shareAShow,
   signIn,
@@ -56,6 +57,17 @@ test('the app is installable: a manifest with its icons and a service worker in 
     fs.rmSync(profile, { recursive: true, force: true });
   }
 });
+
+/** A new person who shares a show with `person`, whom `person` has liked: their like back makes a match. */
+async function someoneLiked(page: Page, person: Person, prefix: string): Promise<Person> {
+  const name = freshUsername(prefix);
+  const login = await page.context().request.post('/api/auth/dev-login', { data: { username: name } });
+  const body = (await login.json()) as { token: string; user: { id: number } };
+  const someone = { page, name, id: body.user.id, token: body.token };
+  await shareAShow(person, someone);
+  await like(page.context().request, person, someone);
+  return someone;
+}
 
 async function checkInstallable(page: Page) {
   await signIn(page, 'pwa_install');
@@ -201,12 +213,7 @@ test('the profile card turns notifications on for this device; a message then re
     .toBeNull();
 
   // Someone matches and writes while the app is closed: the device gets the conversation's push.
-  const samName = freshUsername('pwa_sam');
-  const samLogin = await context.request.post('/api/auth/dev-login', { data: { username: samName } });
-  const samJson = (await samLogin.json()) as { token: string; user: { id: number } };
-  const sam = { page, name: samName, id: samJson.user.id, token: samJson.token };
-  await shareAShow(person, sam);
-  await like(context.request, person, sam);
+  const sam = await someoneLiked(page, person, 'pwa_sam');
   await like(context.request, sam, person);
   const matchId = await matchIdOf(person, sam);
   // The person switches to another app: the device reports its blur, and pushes are no longer held back.
@@ -224,7 +231,7 @@ test('the profile card turns notifications on for this device; a message then re
       type: 'show',
       kind: 'messages',
       tag: `chat-${matchId}`,
-      title: samName,
+      title: sam.name,
       body: 'Sent you a message',
       url: `/chat/${matchId}`,
     });
@@ -236,16 +243,11 @@ test('a new match offers notifications once, in the match moment', async ({ page
   const person = await signIn(page, 'pwa_moment');
   await controlledByServiceWorker(page);
   await waitUntilLive(page);
-  const samName = freshUsername('pwa_rio');
-  const samLogin = await context.request.post('/api/auth/dev-login', { data: { username: samName } });
-  const samJson = (await samLogin.json()) as { token: string; user: { id: number } };
-  const sam = { page, name: samName, id: samJson.user.id, token: samJson.token };
-  await shareAShow(person, sam);
-  await like(context.request, person, sam);
+  const sam = await someoneLiked(page, person, 'pwa_rio');
   // Sam likes back: the match moment opens, with the offer under it.
   await like(context.request, sam, person);
   const offer = matchMoment(page).getByTestId('notifications-prompt');
-  await expect(offer).toContainText(`Want to know when ${samName} writes back?`, { timeout: 15_000 });
+  await expect(offer).toContainText(`Want to know when ${sam.name} writes back?`, { timeout: 15_000 });
   await expect(offer.getByRole('button', { name: 'Turn on notifications' })).toBeVisible();
   await screenshotForDocs(page, 'match-moment-notifications');
   await offer.getByRole('button', { name: 'Not now' }).click();
