@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { drawSlides } from './local-renderer';
+import { drawSlides, LocalVideoProvider } from './local-renderer';
 import type { IntroInput } from './video-provider';
+import { removeWorkDir } from './work-dir';
 
 const solid = (r: number, g: number, b: number) =>
   sharp({ create: { width: 64, height: 64, channels: 3, background: { r, g, b } } })
@@ -59,5 +60,43 @@ describe('the generated intro slides', () => {
     });
     expect(c[0]?.equals(a[0] as Buffer)).toBe(false);
     expect(c[1]?.equals(a[1] as Buffer)).toBe(false);
+  });
+});
+
+describe('a render that fails', () => {
+  it('fails only once its other steps are done, so its work directory is removed whole', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'render-fails-'));
+    dirs.push(dir);
+    // ffmpeg that fails at once, while the poster (drawn beside the encode) is still being written.
+    const ffmpeg = path.join(dir, 'failing-ffmpeg');
+    await fs.writeFile(ffmpeg, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    const before = process.env.FFMPEG_PATH;
+    process.env.FFMPEG_PATH = ffmpeg;
+    try {
+      const workDir = path.join(dir, 'work');
+      await fs.mkdir(workDir);
+      const picture = await solid(200, 80, 40);
+      const render = new LocalVideoProvider().render(
+        {
+          intent: 'platonic',
+          displayName: 'Ada',
+          tagline: 'Podcasts about machines',
+          taglineKind: 'custom',
+          matchPercentage: 50,
+          picture,
+          podcasts: [{ name: 'Machine Talk', creator: null, artwork: picture }],
+          narration: 'Hi, I am Ada.',
+        },
+        { workDir, signal: new AbortController().signal, onSubmitted: () => undefined, onProgress: () => undefined },
+      );
+      await expect(render).rejects.toThrow();
+      // The poster step had finished when the failure was reported: nothing writes here any more.
+      expect(await fs.readdir(workDir)).toContain('poster.jpg');
+      await removeWorkDir(workDir);
+      await expect(fs.stat(workDir)).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      if (before === undefined) delete process.env.FFMPEG_PATH;
+      else process.env.FFMPEG_PATH = before;
+    }
   });
 });

@@ -104,11 +104,24 @@ async function podcastsSlide(input: IntroInput, file: string): Promise<void> {
   await sharp(Buffer.from(svg)).composite(placed).png({ compressionLevel: 1 }).toFile(file);
 }
 
+/**
+ * Promise.all that waits for every step before it fails: when one fails at once (ffmpeg exits), the
+ * others must not still be writing into the work directory the caller removes next (a file written
+ * during the removal left the directory behind).
+ */
+async function allFinished<T extends readonly unknown[] | []>(
+  steps: T,
+): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
+  const settled = await Promise.allSettled(steps as readonly unknown[]);
+  for (const step of settled) if (step.status === 'rejected') throw step.reason;
+  return Promise.all(steps);
+}
+
 /** Draws both slides into `workDir`; answers their paths. */
 export async function drawSlides(input: IntroInput, workDir: string): Promise<{ intro: string; shows: string }> {
   const intro = path.join(workDir, 'slide-intro.png');
   const shows = path.join(workDir, 'slide-podcasts.png');
-  await Promise.all([introSlide(input, intro), podcastsSlide(input, shows)]);
+  await allFinished([introSlide(input, intro), podcastsSlide(input, shows)]);
   return { intro, shows };
 }
 
@@ -118,7 +131,7 @@ export class LocalVideoProvider implements VideoProvider {
   async render(input: IntroInput, options: RenderOptions): Promise<RenderedIntro> {
     const { workDir, signal } = options;
     const narration = path.join(workDir, 'narration.wav');
-    const [{ intro, shows }] = await Promise.all([
+    const [{ intro, shows }] = await allFinished([
       drawSlides(input, workDir),
       runProcess(espeakPath(), ['-v', 'en-us', '-s', '165', '-w', narration, input.narration], {
         signal,
@@ -133,7 +146,7 @@ export class LocalVideoProvider implements VideoProvider {
 
     const videoPath = path.join(workDir, 'intro.mp4');
     const posterPath = path.join(workDir, 'poster.jpg');
-    await Promise.all([
+    await allFinished([
       runFfmpeg(
         [
           ...['-loop', '1', '-framerate', String(FPS), '-t', String(first), '-i', intro],

@@ -19,7 +19,8 @@ export async function createWorkDir(root: string, label: string): Promise<string
 }
 
 export async function removeWorkDir(dir: string): Promise<void> {
-  await fs.rm(dir, { recursive: true, force: true });
+  // Retries if a file appears while it is being emptied (ENOTEMPTY), instead of leaving it behind.
+  await fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
 function isAlive(pid: number): boolean {
