@@ -1,7 +1,7 @@
 // Starts an embedded PostgreSQL and a local redis-server as child processes, for `npm start` and
 // `npm test` when DATABASE_URL / REDIS_URL are not set. Data lives under the given data directory.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -44,12 +44,51 @@ export interface LocalStack {
 
 const isRoot = process.getuid?.() === 0;
 
+/**
+ * A free TCP port on 127.0.0.1 for a process started next (a server, Redis, PostgreSQL, HAProxy).
+ * Chosen below the kernel's ephemeral range: a port from that range (what `listen(0)` answers) can be
+ * taken as the local port of any outgoing connection between choosing it and binding it, which made
+ * HAProxy fail to start now and then.
+ */
 export async function freePort(): Promise<number> {
+  const [low, count] = portsBelowEphemeralRange();
+  for (let attempt = 0; count > 0 && attempt < 100; attempt++) {
+    const port = low + randomInt(count);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port)) return port;
+  }
+  return listenAndClose(0);
+}
+
+/** Ports this process has handed out: never twice, even once their first user has let go. */
+const handedOut = new Set<number>();
+
+/** The first port and number of ports in the 12 000 below the ephemeral range (Linux default 32768). */
+function portsBelowEphemeralRange(): [number, number] {
+  let ephemeralLow = 32768;
+  try {
+    ephemeralLow = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    // Not Linux: the default range's start.
+  }
+  if (!Number.isInteger(ephemeralLow)) ephemeralLow = 32768;
+  const low = Math.max(10_000, ephemeralLow - 12_000);
+  return [low, Math.max(0, ephemeralLow - low)];
+}
+
+const canListen = (port: number) =>
+  listenAndClose(port).then(
+    () => true,
+    () => false,
+  );
+
+function listenAndClose(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
     server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });

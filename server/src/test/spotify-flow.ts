@@ -1,21 +1,12 @@
 // Test helpers for the Spotify OAuth flow: a tiny "browser" that follows redirects by hand and
 // keeps cookies, a free port, and the server env that points at a Spotify stand-in.
-import net from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LoginResponse } from '@shared/index';
 import { identityOf, UserSchema } from '../core/db/entities';
 import type { SpotifyStandIn } from './spotify-stand-in';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+// Below the ephemeral range, so an outgoing connection cannot take it before its server binds it.
+export { freePort } from '../../../scripts/lib/local-stack';
 
 /** PORT and SPOTIFY_* for a test server on a known port that talks to this stand-in. */
 export function spotifyServerEnv(standIn: SpotifyStandIn, port: number): Record<string, string> {
