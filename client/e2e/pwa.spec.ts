@@ -234,6 +234,7 @@ test('the profile card turns notifications on for this device; a message then re
       title: sam.name,
       body: 'Sent you a message',
       url: `/chat/${matchId}`,
+      id: expect.any(String),
     });
   await push.close();
 });

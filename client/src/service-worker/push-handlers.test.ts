@@ -39,7 +39,7 @@ function fakeScope(windows: ReturnType<typeof fakeWindow>[] = []) {
       getNotifications: vi.fn(async (filter?: { tag?: string }) =>
         shown
           .filter((n) => filter?.tag === undefined || n.options.tag === filter.tag)
-          .map((n) => ({ ...n, tag: n.options.tag ?? '' })),
+          .map((n) => ({ ...n, tag: n.options.tag ?? '', data: n.options.data })),
       ),
     },
     clients: {
@@ -66,7 +66,10 @@ describe('parsePushPayload', () => {
       { type: 'show', kind: 'matches', tag: 'match-3', title: "It's a match", body: 'You and Ana', url: '/matches' },
       { type: 'show', kind: 'videos', tag: 'video', title: 'Your video is ready', body: '', url: '/profile' },
       { type: 'clear', tag: 'chat-41' },
+      { ...message, id: 'push:messages:41' },
       { ...message, kind: 'likes' },
+      { ...message, id: 41 },
+      { ...message, id: 'x'.repeat(201) },
       { ...message, url: 'https://evil.example/' },
       { ...message, title: 7 },
       { type: 'clear' },
@@ -107,6 +110,18 @@ describe('handlePush', () => {
     });
     await handlePush(scope, JSON.stringify({ ...message, kind: 'matches', tag: 'match-2', url: '/matches' }));
     expect(shown[1]?.options.renotify).toBe(false);
+  });
+
+  it('shows the same notification again (a restarted worker sent it twice) without alerting twice', async () => {
+    const { scope, shown } = fakeScope([fakeWindow()]);
+    const first = { ...message, id: 'push:messages:41:a' };
+    expect(await handlePush(scope, JSON.stringify(first))).toBe('shown');
+    expect(shown[0]?.options).toMatchObject({ renotify: true, data: { url: '/chat/41', id: first.id } });
+    expect(await handlePush(scope, JSON.stringify(first))).toBe('repeated');
+    expect(shown[1]?.options.renotify).toBe(false);
+    // A new notification of the conversation (another job) alerts again.
+    expect(await handlePush(scope, JSON.stringify({ ...first, id: 'push:messages:41:b' }))).toBe('shown');
+    expect(shown[2]?.options.renotify).toBe(true);
   });
 
   it('shows nothing while a window of the app is focused', async () => {

@@ -18,7 +18,7 @@ export interface AppWindow {
 export interface WorkerScope {
   registration: {
     showNotification(title: string, options?: NotificationOptions & { renotify?: boolean }): Promise<void>;
-    getNotifications(filter?: { tag?: string }): Promise<readonly Pick<Notification, 'close' | 'tag'>[]>;
+    getNotifications(filter?: { tag?: string }): Promise<readonly Pick<Notification, 'close' | 'tag' | 'data'>[]>;
   };
   clients: {
     matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<readonly AppWindow[]>;
@@ -55,11 +55,20 @@ export function parsePushPayload(text: string | null | undefined): PushPayload |
   }
   if (data.type === 'clear') return isText(data.tag) ? { type: 'clear', tag: data.tag } : null;
   if (data.type !== 'show') return null;
-  const { kind, tag, title, body, url } = data;
+  const { kind, tag, title, body, url, id } = data;
   if (!isText(kind) || !KINDS.has(kind) || !isText(tag) || !isText(title) || !isText(body) || !isAppPath(url)) {
     return null;
   }
-  return { type: 'show', kind: kind as Extract<PushPayload, { type: 'show' }>['kind'], tag, title, body, url };
+  if (id !== undefined && (!isText(id) || id.length > 200)) return null;
+  const show = {
+    type: 'show',
+    kind: kind as Extract<PushPayload, { type: 'show' }>['kind'],
+    tag,
+    title,
+    body,
+    url,
+  } as const;
+  return id === undefined ? show : { ...show, id };
 }
 
 /** The app's windows, the focused one first, then visible ones. */
@@ -90,16 +99,22 @@ export async function handlePush(scope: WorkerScope, text: string | null | undef
   }
   const windows = await appWindows(scope);
   if (windows.some((w) => w.focused)) return 'skipped';
+  // The same notification again (its worker was restarted mid-send): updated in place, silently.
+  const repeat =
+    payload.id !== undefined &&
+    (await scope.registration.getNotifications({ tag: payload.tag })).some(
+      (shown) => (shown.data as { id?: unknown } | null)?.id === payload.id,
+    );
   await scope.registration.showNotification(payload.title, {
     body: payload.body,
     tag: payload.tag,
     // A new message in the same conversation replaces the notification and alerts again.
-    renotify: payload.kind === 'messages',
+    renotify: payload.kind === 'messages' && !repeat,
     icon: NOTIFICATION_ICON,
     badge: NOTIFICATION_BADGE,
-    data: { url: payload.url },
+    data: payload.id === undefined ? { url: payload.url } : { url: payload.url, id: payload.id },
   });
-  return 'shown';
+  return repeat ? 'repeated' : 'shown';
 }
 
 /** The screen a notification opens: its `data.url` when that is an app path, else the feed. */

@@ -108,6 +108,12 @@ export const PushPayloadSchema = z.discriminatedUnion('type', [
     body: z.string(),
     /** The screen a tap opens (an app path). */
     url: z.string().startsWith('/'),
+    /**
+     * The sending job's id. A worker killed between the push service's answer and its record of it
+     * sends again once restarted, with the same id: the device updates the notification without
+     * alerting twice.
+     */
+    id: z.string().max(200).optional(),
   }),
   z.object({ type: z.literal('clear'), tag: z.string() }),
 ]);

@@ -92,11 +92,14 @@ async function deliver(ctx: JobContext, userId: number, notification: Notificati
         )
       : new Set();
   const targets = devices.filter((d) => !done.has(d.id) && !focused.has(d.id));
+  // A repeat of this job's notification (after a crash, below) carries the same id.
+  const payload: PushPayload =
+    notification.payload.type === 'show' ? { ...notification.payload, id: ctx.jobId } : notification.payload;
   const retry: string[] = [];
   let sent = 0;
   await Promise.all(
     targets.map(async (device) => {
-      const outcome = await ctx.pushSender!.send(device, notification.payload, notification.options);
+      const outcome = await ctx.pushSender!.send(device, payload, notification.options);
       if (outcome.kind === 'sent') {
         sent++;
         await ctx.redis.multi().sadd(deliveredKey, String(device.id)).expire(deliveredKey, 86_400).exec();
@@ -111,7 +114,9 @@ async function deliver(ctx: JobContext, userId: number, notification: Notificati
       }
     }),
   );
-  // BullMQ retries with backoff; the devices reached are in deliveredKey and get nothing twice.
+  // BullMQ retries with backoff; the devices reached are in deliveredKey and get nothing twice. A
+  // worker killed after a device's push service answered but before the record sends to it again
+  // (at least once): with the same id, so the device does not alert twice (service-worker/push-handlers.ts).
   if (retry.length > 0) throw new Error(`push to ${retry.length} device(s) will be retried: ${retry[0]}`);
   return { sent };
 }
