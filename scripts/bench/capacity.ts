@@ -59,6 +59,8 @@ async function chatRun(rate: number, extra: Record<string, string>, services: Re
       BENCH_WARMUP_SECONDS: String(Math.min(3, SECONDS)),
       BENCH_GRACE_SECONDS: '3',
       BENCH_LATENCY_TARGETS: 'off',
+      // Its own pid files and database: a bench:chat running beside this one is left alone.
+      BENCH_CHAT_RUN: 'capacity',
       ...extra,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

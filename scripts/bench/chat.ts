@@ -70,9 +70,15 @@ const TARGET_RSS_MB = 300;
 const LATENCY_TARGETS = process.env.BENCH_LATENCY_TARGETS !== 'off';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DATA_DIR = path.join(ROOT, '.data/bench-chat');
+/**
+ * A name for this run's directory, pid files and database beside the default ones: bench:capacity
+ * runs this script as `capacity`, so neither reaps the other's processes nor recreates its database.
+ */
+const RUN_NAME = process.env.BENCH_CHAT_RUN ?? '';
+if (!/^[a-z0-9]{0,20}$/.test(RUN_NAME)) throw new Error('BENCH_CHAT_RUN must be up to 20 lowercase letters or digits');
+const DATA_DIR = path.join(ROOT, RUN_NAME ? `.data/bench-chat-${RUN_NAME}` : '.data/bench-chat');
 const RUN_DIR = path.join(DATA_DIR, 'run');
-const DATABASE = 'podmatch_bench_chat';
+const DATABASE = RUN_NAME ? `podmatch_bench_chat_${RUN_NAME}` : 'podmatch_bench_chat';
 /** Output lines printed per child process (the rest are counted). */
 const MAX_PRINTED_LINES = 15;
 
