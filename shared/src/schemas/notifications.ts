@@ -109,7 +109,7 @@ export const PushPayloadSchema = z.discriminatedUnion('type', [
     /** The screen a tap opens (an app path). */
     url: z.string().startsWith('/'),
     /**
-     * The sending job's id. A worker killed between the push service's answer and its record of it
+     * An id of the sending job (the same for each attempt). A worker killed between the push service's answer and its record of it
      * sends again once restarted, with the same id: the device updates the notification without
      * alerting twice.
      */

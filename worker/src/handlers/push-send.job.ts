@@ -94,7 +94,9 @@ async function deliver(ctx: JobContext, userId: number, notification: Notificati
   const targets = devices.filter((d) => !done.has(d.id) && !focused.has(d.id));
   // A repeat of this job's notification (after a crash, below) carries the same id.
   const payload: PushPayload =
-    notification.payload.type === 'show' ? { ...notification.payload, id: ctx.jobId } : notification.payload;
+    notification.payload.type === 'show'
+      ? { ...notification.payload, id: ctx.pushSender!.notificationId(ctx.jobId) }
+      : notification.payload;
   const retry: string[] = [];
   let sent = 0;
   await Promise.all(

@@ -1,6 +1,7 @@
 // Posts one push to one device (docs/notifications.md): web-push builds the request (the payload
 // encrypted end to end with the device's keys, RFC 8291; the VAPID JWT, RFC 8292), and it is sent
 // here through the SSRF-filtering agent, only to a push service the settings allow.
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { endpointProblem, type PushSettings } from '@server/core/notifications/push-settings';
@@ -41,6 +42,17 @@ export class PushSender {
 
   get enabled(): boolean {
     return this.settings.vapid !== null;
+  }
+
+  /**
+   * The id of a job's notification: the same for every attempt of the job, and telling the device
+   * nothing about the job (keyed with the VAPID private key).
+   */
+  notificationId(jobId: string): string {
+    return createHmac('sha256', this.settings.vapid?.privateKey ?? '')
+      .update(`notification:${jobId}`)
+      .digest('base64url')
+      .slice(0, 22);
   }
 
   async send(target: PushTarget, payload: PushPayload, options: PushOptions): Promise<PushOutcome> {
