@@ -113,8 +113,9 @@ test('with its socket cut, B gets messages by polling every 5 s, and polling sto
       if (isMessagesGet(matchId)(request)) bGets.push(request);
     });
 
-    // B goes offline: polling starts at once.
-    const firstPoll = b.page.waitForRequest(isPoll(matchId));
+    // B goes offline: polling starts at once. A sends only once that first poll has been answered, or
+    // a slow server could answer it with A's message already stored.
+    const firstPoll = b.page.waitForResponse((response) => isPoll(matchId)(response.request()));
     await setSocket(b.page, false);
     await firstPoll;
 
