@@ -11,11 +11,16 @@ const SOURCES = [
   'package-lock.json',
 ];
 
+/**
+ * The newest file under `target`. Directories' own times do not count: the static tier's boundary
+ * probe (scripts/lint/boundary-probe.ts) adds and removes a file in source directories, which changed
+ * no source but made every later check rebuild client/dist under whatever was serving it.
+ */
 function newestMtime(target: string): number {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
+  let newest = 0;
   for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
   return newest;
 }
