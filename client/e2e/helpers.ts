@@ -53,12 +53,17 @@ export async function devLogin(
   return username;
 }
 
-/** Opens (or makes) the dev-login account `username` through the API and marks it set up. */
-async function markSetUpByName(page: Page, username: string): Promise<void> {
+/** Opens (or makes) the dev-login account `username` through the API, without touching the page. */
+export async function apiLogin(page: Page, username: string): Promise<Person> {
   const login = await page.request.post('/api/auth/dev-login', { data: { username } });
   expect(login.ok(), await login.text()).toBe(true);
   const { token, user } = (await login.json()) as { token: string; user: { id: number } };
-  await updateUser({ page, name: username, id: user.id, token }, { setupComplete: true });
+  return { page, name: username, id: user.id, token };
+}
+
+/** Opens (or makes) the dev-login account `username` through the API and marks it set up. */
+async function markSetUpByName(page: Page, username: string): Promise<void> {
+  await updateUser(await apiLogin(page, username), { setupComplete: true });
 }
 
 export interface Person {
@@ -184,19 +189,15 @@ export async function importOpmlTitles(person: Person, titles: string[], prefix 
  * on /login; navigate where the test starts.
  */
 export async function signInSetUp(page: Page, prefix: string): Promise<Person> {
-  const username = freshUsername(prefix);
-  const login = await page.request.post('/api/auth/dev-login', { data: { username } });
-  expect(login.ok(), await login.text()).toBe(true);
-  const { token, user } = (await login.json()) as { token: string; user: { id: number } };
-  const person: Person = { page, name: username, id: user.id, token };
+  const person = await apiLogin(page, freshUsername(prefix));
   await updateUser(person, { setupComplete: true });
   await page.goto('/login');
   await page.evaluate(
-    ({ keys, token: t, userId }) => {
-      localStorage.setItem(keys.token, t);
+    ({ keys, token, userId }) => {
+      localStorage.setItem(keys.token, token);
       localStorage.setItem(keys.userId, String(userId));
     },
-    { keys: STORAGE_KEYS, token, userId: user.id },
+    { keys: STORAGE_KEYS, token: person.token, userId: person.id },
   );
   return person;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type BrowserContext, expect, type Page, test, type Worker } from '@playwright/test';
 import { startPushService } from '../../scripts/lib/push-stand-in';
 import {
+  apiLogin,
   authHeaders,
   exposeSocket,
   freshUsername,
@@ -60,12 +61,9 @@ test('the app is installable: a manifest with its icons and a service worker in 
 
 /** A new person who shares a show with `person`, whom `person` has liked: their like back makes a match. */
 async function someoneLiked(page: Page, person: Person, prefix: string): Promise<Person> {
-  const name = freshUsername(prefix);
-  const login = await page.context().request.post('/api/auth/dev-login', { data: { username: name } });
-  const body = (await login.json()) as { token: string; user: { id: number } };
-  const someone = { page, name, id: body.user.id, token: body.token };
+  const someone = await apiLogin(page, freshUsername(prefix));
   await shareAShow(person, someone);
-  await like(page.context().request, person, someone);
+  await like(page.request, person, someone);
   return someone;
 }
 

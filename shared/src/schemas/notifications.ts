@@ -109,9 +109,9 @@ export const PushPayloadSchema = z.discriminatedUnion('type', [
     /** The screen a tap opens (an app path). */
     url: z.string().startsWith('/'),
     /**
-     * An id of the sending job (the same for each attempt). A worker killed between the push service's answer and its record of it
-     * sends again once restarted, with the same id: the device updates the notification without
-     * alerting twice.
+     * An id of the sending job (the same for each attempt). A worker killed between the push
+     * service's answer and its record of it sends again once restarted, with the same id: the
+     * device updates the notification without alerting twice.
      */
     id: z.string().max(200).optional(),
   }),
