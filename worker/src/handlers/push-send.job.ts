@@ -1,8 +1,9 @@
 // One push to a person's devices (docs/notifications.md): checks what they want (kind switches,
 // pause, quiet hours in their time zone), what is still true (the match still live, messages still
 // unread), skips devices with a focused tab, and sends to the rest. A conversation gets at most one
-// notification per cooldown (the burst's grouped one); a retry sends only to devices not yet
-// reached; a device whose subscription is gone (404/410) is removed.
+// notification per cooldown (the burst's grouped one); messages within it are announced once it
+// ends; a retry sends only to devices not yet reached; a device whose subscription is gone
+// (404/410) is removed.
 import { blockedEitherWay, sql } from '@server/core/db/sql';
 import { notSuspended } from '@server/core/moderation/standing';
 import { inQuietHours, preferencesOf } from '@server/core/notifications/preferences';
@@ -11,8 +12,11 @@ import { chatNotificationTag, displayName, INTENT_INFO, type PushPayload } from 
 import type { PushOptions } from '../push/push-sender';
 import type { JobContext, JobHandler } from './handler';
 
-/** One notification per conversation in this long: a flood of messages becomes one. */
-export const MESSAGE_COOLDOWN_MS = 60_000;
+/**
+ * A follow-up for messages within a cooldown runs this long after it ends: never before it, even
+ * with the workers' clocks a little apart (BullMQ's delay is the enqueuing process's clock).
+ */
+const AFTER_COOLDOWN_MARGIN_MS = 1000;
 /** At most this many notifications per person per hour, whatever their source. */
 export const HOURLY_CAP = 30;
 /** Longest a previewed message's text may be in a notification. */
@@ -47,8 +51,17 @@ export const pushSend: JobHandler<'pushSend'> = async (job, ctx) => {
   if (notification.payload.type !== 'show') return { sent: 0 };
 
   const firstRun = (await ctx.redis.exists(pushKeys.delivered(ctx.jobId))) === 0;
-  if (job.kind === 'messages' && !(await takeCooldown(ctx, job.userId, notification.payload.tag))) {
-    return { sent: 0, skipped: 'cooldown' };
+  if (job.kind === 'messages') {
+    const cooldown = await takeCooldown(ctx, job.userId, notification.payload.tag);
+    if (cooldown.heldForMs > 0) {
+      // Announced when the cooldown ends, if still unread then: one follow-up per conversation
+      // (its own dedupe key: the running job still holds this one), counting everything unread.
+      await ctx.enqueue('pushSend', job, {
+        delayMs: cooldown.heldForMs + AFTER_COOLDOWN_MARGIN_MS,
+        dedupeId: `push.send:messages-after-cooldown:${job.userId}:${job.matchId}`,
+      });
+      return { sent: 0, skipped: 'cooldown' };
+    }
   }
   if (firstRun && !(await withinHourlyCap(ctx, job.userId))) return { sent: 0, skipped: 'hourly cap' };
   const result = await deliver(ctx, job.userId, notification);
@@ -59,13 +72,24 @@ export const pushSend: JobHandler<'pushSend'> = async (job, ctx) => {
 };
 
 /**
- * The conversation's cooldown, taken by this job (or already this job's: its retry). Held by
- * another job: a notification for this conversation went out less than a cooldown ago.
+ * The conversation's cooldown, taken by this job (or already this job's: its retry): `heldForMs` 0.
+ * Held by another job (a notification for this conversation went out less than a cooldown ago):
+ * how much longer it is held.
  */
-async function takeCooldown(ctx: JobContext, userId: number, tag: string): Promise<boolean> {
+async function takeCooldown(ctx: JobContext, userId: number, tag: string): Promise<{ heldForMs: number }> {
   const key = pushKeys.cooldown(userId, tag);
-  if ((await ctx.redis.set(key, ctx.jobId, 'PX', MESSAGE_COOLDOWN_MS, 'NX')) === 'OK') return true;
-  return (await ctx.redis.get(key)) === ctx.jobId;
+  const cooldownMs = ctx.pushSender.messageCooldownMs;
+  // A few tries: the key may expire between the SET that found it and the GET that reads it.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if ((await ctx.redis.set(key, ctx.jobId, 'PX', cooldownMs, 'NX')) === 'OK') return { heldForMs: 0 };
+    const [[, holder], [, ttl]] = (await ctx.redis.multi().get(key).pttl(key).exec()) as [
+      [unknown, string | null],
+      [unknown, number],
+    ];
+    if (holder === ctx.jobId) return { heldForMs: 0 };
+    if (holder !== null && ttl > 0) return { heldForMs: ttl };
+  }
+  return { heldForMs: cooldownMs };
 }
 
 async function withinHourlyCap(ctx: JobContext, userId: number): Promise<boolean> {

@@ -20,6 +20,9 @@ import { type PushService, startPushService, type TestPushSubscription } from '.
 import { loadWorkerConfig } from '../config';
 import { type RunningWorker, startWorker } from '../worker';
 
+/** One notification per conversation in this long (PUSH_MESSAGE_COOLDOWN_SECONDS; a minute in production). */
+const COOLDOWN_MS = 3000;
+
 describe('push.send', () => {
   let server: TestServer;
   let worker: RunningWorker;
@@ -32,7 +35,10 @@ describe('push.send', () => {
     // Bursts of 50 messages from one person: past the production allowance of 30 per 10 s.
     server = await startTestServer({ CHAT_SEND_LIMIT: '100' });
     em = server.running.deps.orm.em.fork() as EntityManager;
-    worker = await startWorker(loadWorkerConfig(testEnv({ WORKER_QUEUES: 'push' })), createLogger('worker', 'silent'));
+    worker = await startWorker(
+      loadWorkerConfig(testEnv({ WORKER_QUEUES: 'push', PUSH_MESSAGE_COOLDOWN_SECONDS: String(COOLDOWN_MS / 1000) })),
+      createLogger('worker', 'silent'),
+    );
     redis = new Redis(testEnv().REDIS_URL as string);
   });
   afterAll(async () => {
@@ -80,6 +86,18 @@ describe('push.send', () => {
     return mutual.row.id;
   }
 
+  /** Maya with one phone, matched with Sam; the match's notification has reached the phone. */
+  async function matchedWithPhone() {
+    const {
+      person: maya,
+      subscriptions: [phone],
+    } = await personWithDevices(1);
+    const sam = await server.login(uniqueName('Sam'));
+    const matchId = await match(maya, sam);
+    await push.waitForPushes(1, { endpoint: phone?.endpoint });
+    return { maya, sam, matchId, phone };
+  }
+
   const send = (from: LoginResponse, matchId: number, content: string) =>
     server.call('POST', '/api/chat', { token: from.token, body: { matchId, senderId: from.user.id, content } });
 
@@ -96,6 +114,17 @@ describe('push.send', () => {
       .received(endpoint)
       .map((r) => PushPayloadSchema.parse(r.payload))
       .filter((p) => p.type === 'show');
+
+  /** The message notifications of one conversation a device received, each with when it arrived. */
+  const messagePushes = (endpoint: string | undefined, matchId: number) =>
+    push
+      .received(endpoint)
+      .map((r) => ({ at: r.at, payload: PushPayloadSchema.parse(r.payload) }))
+      .flatMap(({ at, payload }) =>
+        payload.type === 'show' && payload.kind === 'messages' && payload.tag === `chat-${matchId}`
+          ? [{ at, ...payload }]
+          : [],
+      );
 
   /** Waits until the push queue has nothing waiting, delayed or running, then a moment for the last answers. */
   async function settle() {
@@ -164,11 +193,47 @@ describe('push.send', () => {
     );
     expect(results.every((r) => r.status === 201)).toBe(true);
     await push.waitForPushes(8, { endpoint: device?.endpoint });
+    // Including a follow-up at a cooldown's end (below).
     await settle();
-    const messages = shown(device?.endpoint ?? '').filter((p) => p.type === 'show' && p.kind === 'messages');
-    expect(messages.map((p) => p.type === 'show' && p.tag).sort()).toEqual(matchIds.map((id) => `chat-${id}`).sort());
-    // Grouped: each says how many arrived (most or all of the 50: the burst may straddle the window).
-    for (const p of messages) expect(p.type === 'show' && p.body).toMatch(/^Sent you \d+ messages$/);
+    for (const matchId of matchIds) {
+      const [grouped, ...after] = messagePushes(device?.endpoint, matchId);
+      // Grouped: it says how many arrived (most or all of the 50: the burst may straddle the 2 s wait).
+      expect(grouped?.body).toMatch(/^Sent you \d+ messages$/);
+      // Messages of a straddling burst are announced once, when the conversation's cooldown ends,
+      // with all 50 (the first one's delivery may have taken part of the cooldown).
+      expect(after.length).toBeLessThanOrEqual(1);
+      for (const next of after) {
+        expect(next.body).toBe('Sent you 50 messages');
+        expect(next.at - (grouped?.at ?? 0)).toBeGreaterThanOrEqual(COOLDOWN_MS - 1000);
+      }
+    }
+  });
+
+  it('messages within the cooldown are announced once it ends, as one more alert; none once read', async () => {
+    const { maya, sam, matchId, phone } = await matchedWithPhone();
+    expect((await send(sam, matchId, 'Hi!')).status).toBe(201);
+    await push.waitForPushes(2, { endpoint: phone?.endpoint });
+    // Maya dismissed it, say: a question right after must still reach her, at the cooldown's end.
+    expect((await send(sam, matchId, 'Free tonight?')).status).toBe(201);
+    await push.waitForPushes(3, { endpoint: phone?.endpoint, timeoutMs: COOLDOWN_MS + 10_000 });
+    const [first, second] = messagePushes(phone?.endpoint, matchId);
+    expect(first?.body).toBe('Sent you a message');
+    expect(second?.body).toBe('Sent you 2 messages');
+    // Another notification (its own id: the device alerts), not a repeat of the first.
+    expect(second?.id).not.toBe(first?.id);
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(COOLDOWN_MS - 1000);
+
+    // The next one, within a cooldown (long here, to read within it), is read before it ends: the
+    // follow-up waiting for its end finds nothing unread and shows nothing.
+    await redis.set(pushKeys.cooldown(maya.user.id, `chat-${matchId}`), 'an earlier job', 'PX', 6_000);
+    expect((await send(sam, matchId, 'Or tomorrow?')).status).toBe(201);
+    const followUp = `bull:push:de:push.send:messages-after-cooldown:${maya.user.id}:${matchId}`;
+    await expect.poll(() => redis.exists(followUp), { timeout: 10_000 }).toBe(1);
+    const read = await server.call('POST', `/api/matches/${matchId}/read`, { token: maya.token, body: { seq: 3 } });
+    expect(read.status).toBe(200);
+    await settle();
+    expect(messagePushes(phone?.endpoint, matchId)).toHaveLength(2);
+    expect(push.received(phone?.endpoint).at(-1)?.payload).toEqual({ type: 'clear', tag: `chat-${matchId}` });
   });
 
   it('previews show the text when turned on; quiet hours, pause and a kind switched off send nothing', async () => {
@@ -243,12 +308,7 @@ describe('push.send', () => {
   });
 
   it('reading a conversation on one device clears its notification on the others', async () => {
-    const {
-      person: maya,
-      subscriptions: [phone],
-    } = await personWithDevices(1);
-    const sam = await server.login(uniqueName('Sam'));
-    const matchId = await match(maya, sam);
+    const { maya, sam, matchId, phone } = await matchedWithPhone();
     expect((await send(sam, matchId, 'Are you there?')).status).toBe(201);
     await push.waitForPushes(2, { endpoint: phone?.endpoint });
     const socket = await server.socket(maya.token);

@@ -6,6 +6,7 @@ const sender = (privateKey: string) =>
     vapid: { publicKey: 'public', privateKey, subject: 'mailto:ops@podmatch.test' },
     serviceHosts: [],
     allowLoopback: true,
+    messageCooldownMs: 60_000,
   });
 
 describe('a notification id', () => {

@@ -44,6 +44,11 @@ export class PushSender {
     return this.settings.vapid !== null;
   }
 
+  /** One notification per conversation in this long (PUSH_MESSAGE_COOLDOWN_SECONDS). */
+  get messageCooldownMs(): number {
+    return this.settings.messageCooldownMs;
+  }
+
   /**
    * The id of a job's notification: the same for every attempt of the job, and telling the device
    * nothing about the job (keyed with the VAPID private key).

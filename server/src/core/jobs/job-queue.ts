@@ -42,15 +42,17 @@ export class JobQueue {
    * Queues job `key`; with `delayMs`, a worker picks it up no earlier than that many ms from now.
    * `jobId` names the job (a second add with the same id is a no-op); `priority` 1 is the highest,
    * and jobs without one go before all prioritised jobs (background work takes a large number).
+   * `dedupeId` replaces the definition's dedupe key (a follow-up that must not fold into the job
+   * that queues it).
    */
   async enqueue<K extends JobKey>(
     key: K,
     payload: JobPayload<K>,
-    options: { delayMs?: number; jobId?: string; priority?: number } = {},
+    options: { delayMs?: number; jobId?: string; priority?: number; dedupeId?: string } = {},
   ): Promise<string> {
     const def = jobs[key];
     const data = def.payload.parse(payload);
-    const dedupeId = def.dedupeKey?.(data as never);
+    const dedupeId = options.dedupeId ?? def.dedupeKey?.(data as never);
     const job = await this.queue(def.queue).add(def.name, data, {
       attempts: def.options.attempts,
       backoff: { type: 'exponential', delay: def.options.backoffMs },

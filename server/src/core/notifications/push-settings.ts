@@ -26,6 +26,8 @@ const PushEnvSchema = z.object({
   PUSH_SERVICE_HOSTS: z.string().optional(),
   /** Outside production: push services on this machine (http://127.0.0.1, the tests' stand-in). */
   PUSH_ALLOW_LOOPBACK: z.enum(['true', 'false']).optional(),
+  /** At most one notification per conversation in this many seconds (a flood becomes one). */
+  PUSH_MESSAGE_COOLDOWN_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 /** The push services of Chrome/Edge/Opera (FCM), Firefox (Mozilla autopush), Safari (Apple), Windows (WNS). */
@@ -42,6 +44,8 @@ export interface PushSettings {
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
   serviceHosts: string[];
   allowLoopback: boolean;
+  /** One notification per conversation in this long; messages after it are announced at its end. */
+  messageCooldownMs: number;
 }
 
 export function loadPushSettings(env: NodeJS.ProcessEnv, isProduction: boolean): PushSettings {
@@ -63,6 +67,7 @@ export function loadPushSettings(env: NodeJS.ProcessEnv, isProduction: boolean):
           .filter(Boolean)
       : DEFAULT_PUSH_SERVICE_HOSTS,
     allowLoopback: !isProduction && e.PUSH_ALLOW_LOOPBACK !== 'false',
+    messageCooldownMs: e.PUSH_MESSAGE_COOLDOWN_SECONDS * 1000,
   };
 }
 

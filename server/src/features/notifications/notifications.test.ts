@@ -244,6 +244,16 @@ describe('push settings', () => {
     );
     expect(loadPushSettings({}, false).allowLoopback).toBe(true);
   });
+
+  it('takes a conversation cooldown of 1 to 3600 seconds, a minute by default', () => {
+    expect(loadPushSettings({}, true).messageCooldownMs).toBe(60_000);
+    expect(loadPushSettings({ PUSH_MESSAGE_COOLDOWN_SECONDS: '5' }, true).messageCooldownMs).toBe(5000);
+    for (const wrong of ['0', '3601', '1.5', 'soon']) {
+      expect(() => loadPushSettings({ PUSH_MESSAGE_COOLDOWN_SECONDS: wrong }, true)).toThrow(
+        /PUSH_MESSAGE_COOLDOWN_SECONDS/,
+      );
+    }
+  });
 });
 
 describe('quiet hours', () => {
