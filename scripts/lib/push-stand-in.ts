@@ -53,6 +53,8 @@ export interface PushService {
   waitForPushes(count: number, options?: { endpoint?: string; timeoutMs?: number }): Promise<ReceivedPush[]>;
   /** Answers this status to the endpoint's next pushes (`times`: that many, then 201 again; default: all). */
   respondWith(endpoint: string, status: number, times?: number): void;
+  /** The endpoint's next push is received at once but answered (201) only `ms` later: a slow service. */
+  answerNextAfter(endpoint: string, ms: number): void;
   /** Requests refused (bad VAPID, undecryptable, a set status), with the reason. */
   refused(): { endpoint: string; status: number; reason: string }[];
   close(): Promise<void>;
@@ -62,6 +64,7 @@ export async function startPushService(options: { vapidPublicKey?: string } = {}
   const received: ReceivedPush[] = [];
   const refused: { endpoint: string; status: number; reason: string }[] = [];
   const statuses = new Map<string, { status: number; times: number }>();
+  const slowAnswers = new Map<string, number>();
   const waiters = new Set<() => void>();
   let url = '';
 
@@ -108,7 +111,10 @@ export async function startPushService(options: { vapidPublicKey?: string } = {}
         at: Date.now(),
       });
       for (const wake of waiters) wake();
-      answer(201);
+      const delayMs = slowAnswers.get(endpoint);
+      slowAnswers.delete(endpoint);
+      if (delayMs) setTimeout(() => answer(201), delayMs);
+      else answer(201);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -123,6 +129,9 @@ export async function startPushService(options: { vapidPublicKey?: string } = {}
     refused: () => [...refused],
     respondWith(endpoint, status, times = Number.POSITIVE_INFINITY) {
       statuses.set(endpoint, { status, times });
+    },
+    answerNextAfter(endpoint, ms) {
+      slowAnswers.set(endpoint, ms);
     },
     waitForPushes(count, { endpoint, timeoutMs = 15_000 } = {}) {
       return new Promise((resolve, reject) => {

@@ -186,6 +186,9 @@ export const jobs = {
     options: { attempts: 5, backoffMs: 2000 },
     dedupeKey: (p) =>
       p.kind === 'videos' ? `push.send:videos:${p.userId}:${p.intent}` : `push.send:${p.kind}:${p.userId}:${p.matchId}`,
+    // A message stored while its conversation's job runs (after it counted what is unread) gets a
+    // job of its own once that run ends, rather than folding into a run that cannot see it.
+    rerunIfRunning: true,
   }),
 } as const;
 
