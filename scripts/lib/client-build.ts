@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** What the build reads. */
 const SOURCES = [
   'client/src',
   'client/index.html',
@@ -10,18 +11,24 @@ const SOURCES = [
   'shared/src',
   'package-lock.json',
 ];
+/** Served as they are: a file removed from here changes the build with no other file changing. */
+const COPIED_AS_IS = 'client/public';
 
 /**
- * The newest file under `target`. Directories' own times do not count: the static tier's boundary
- * probe (scripts/lint/boundary-probe.ts) adds and removes a file in source directories, which changed
- * no source but made every later check rebuild client/dist under whatever was serving it.
+ * The newest file under `target`, and with `countDirectories` the newest directory too (a file
+ * added or removed). Source directories' own times do not count: the static tier's boundary probe
+ * (scripts/lint/boundary-probe.ts) adds and removes a file there, which changed no source but made
+ * every later check rebuild client/dist under whatever was serving it; a source removed there also
+ * changes the file that imported it.
  */
-function newestMtime(target: string): number {
+function newestMtime(target: string, countDirectories: boolean): number {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  let newest = countDirectories ? stat.mtimeMs : 0;
+  for (const entry of fs.readdirSync(target)) {
+    newest = Math.max(newest, newestMtime(path.join(target, entry), countDirectories));
+  }
   return newest;
 }
 
@@ -48,7 +55,7 @@ export function buildClient(root: string, outDir?: string): void {
 export function buildClientIfStale(root: string, log: (line: string) => void, outDir?: string): void {
   const built = path.join(outDir ?? path.join(root, 'client/dist'), 'index.html');
   const builtAt = fs.statSync(built, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
+  const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s), s === COPIED_AS_IS)));
   if (builtAt > sourcesAt) {
     log('Client build is up to date');
     return;
