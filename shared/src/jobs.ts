@@ -192,6 +192,13 @@ export const jobs = {
   }),
 } as const;
 
+/**
+ * The dedupe key of a conversation's follow-up push (push.send, kind `messages`) at the end of its
+ * cooldown: not the job's own key, which the job that queues it still holds.
+ */
+export const pushFollowUpDedupeKey = (userId: number, matchId: number) =>
+  `push.send:messages-after-cooldown:${userId}:${matchId}`;
+
 export type Jobs = typeof jobs;
 export type JobKey = keyof Jobs;
 export type JobPayload<K extends JobKey> = z.output<Jobs[K]['payload']>;

@@ -8,7 +8,7 @@ import { blockedEitherWay, sql } from '@server/core/db/sql';
 import { notSuspended } from '@server/core/moderation/standing';
 import { inQuietHours, preferencesOf } from '@server/core/notifications/preferences';
 import { focusedDevices, pushKeys } from '@server/core/notifications/push-state';
-import { chatNotificationTag, displayName, INTENT_INFO, type PushPayload } from '@shared/index';
+import { chatNotificationTag, displayName, INTENT_INFO, type PushPayload, pushFollowUpDedupeKey } from '@shared/index';
 import type { PushOptions } from '../push/push-sender';
 import type { JobContext, JobHandler } from './handler';
 
@@ -50,19 +50,19 @@ export const pushSend: JobHandler<'pushSend'> = async (job, ctx) => {
   if (!notification) return { sent: 0, skipped: 'no longer true' };
   if (notification.payload.type !== 'show') return { sent: 0 };
 
-  const firstRun = (await ctx.redis.exists(pushKeys.delivered(ctx.jobId))) === 0;
   if (job.kind === 'messages') {
     const cooldown = await takeCooldown(ctx, job.userId, notification.payload.tag);
     if (cooldown.heldForMs > 0) {
-      // Announced when the cooldown ends, if still unread then: one follow-up per conversation
-      // (its own dedupe key: the running job still holds this one), counting everything unread.
+      // Announced when the cooldown ends, if still unread then: one follow-up per conversation,
+      // counting everything unread.
       await ctx.enqueue('pushSend', job, {
         delayMs: cooldown.heldForMs + AFTER_COOLDOWN_MARGIN_MS,
-        dedupeId: `push.send:messages-after-cooldown:${job.userId}:${job.matchId}`,
+        dedupeId: pushFollowUpDedupeKey(job.userId, job.matchId),
       });
       return { sent: 0, skipped: 'cooldown' };
     }
   }
+  const firstRun = (await ctx.redis.exists(pushKeys.delivered(ctx.jobId))) === 0;
   if (firstRun && !(await withinHourlyCap(ctx, job.userId))) return { sent: 0, skipped: 'hourly cap' };
   const result = await deliver(ctx, job.userId, notification);
   if (job.kind === 'messages' && result.sent > 0) {

@@ -13,7 +13,7 @@ import {
   testEnv,
   uniqueName,
 } from '@server/test/harness';
-import { type LoginResponse, type PushPayload, PushPayloadSchema } from '@shared/index';
+import { type LoginResponse, type PushPayload, PushPayloadSchema, pushFollowUpDedupeKey } from '@shared/index';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PushService, startPushService, type TestPushSubscription } from '../../../scripts/lib/push-stand-in';
@@ -230,7 +230,7 @@ describe('push.send', () => {
     await redis.set(pushKeys.cooldown(maya.user.id, `chat-${matchId}`), 'an earlier job', 'PX', 6_000);
     expect((await send(sam, matchId, 'Or tomorrow?')).status).toBe(201);
     // Its job has run and queued the follow-up (not the last one, which may still be finishing).
-    const followUp = `bull:push:de:push.send:messages-after-cooldown:${maya.user.id}:${matchId}`;
+    const followUp = `bull:push:de:${pushFollowUpDedupeKey(maya.user.id, matchId)}`;
     const waiting = async () => {
       const jobId = await redis.get(followUp);
       return jobId !== null && (await redis.zscore('bull:push:delayed', jobId)) !== null;
